@@ -1,0 +1,109 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which webhook URLs a store may register (spec 4.3, issue 4 item 2).
+ *
+ * This check runs on create and PATCH. It only sees the URL text, so a public name that resolves to a
+ * private address passes here; the outbound dispatcher re-checks the resolved address at connect time.
+ */
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+export interface UrlPolicyOptions {
+  /** Hosts exempt from the address and name rules (STOREFRONT_WEBHOOK_ALLOWED_HOSTS), see parseAllowedHosts. */
+  allowedHosts: ReadonlySet<string>;
+}
+
+const ALLOWED_PORTS = new Set(['', '443', '8443']); // WHATWG URL drops an explicit :443 for https
+const INTERNAL_SUFFIXES = ['local', 'internal', 'intranet', 'lan', 'home.arpa', 'corp', 'localdomain'];
+
+// IPv4-compatible IPv6 (::a.b.c.d, deprecated by RFC 4291) is "unicast" for ipaddr.js, yet it only
+// makes sense as a disguised IPv4 address, so it is refused as well.
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** Lowercased host without IPv6 brackets or trailing dots: the form allowedHosts entries are kept in. */
+export function normalizeHost(host: string): string {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
+  return h.replace(/\.+$/, '');
+}
+
+/** Parses the STOREFRONT_WEBHOOK_ALLOWED_HOSTS comma list (unset or empty: no exemptions). */
+export function parseAllowedHosts(raw: string | undefined): Set<string> {
+  const hosts = (raw ?? '').split(',').map(normalizeHost);
+  return new Set(hosts.filter((h) => h !== ''));
+}
+
+export function isAllowedHost(host: string, allowedHosts: ReadonlySet<string>): boolean {
+  return allowedHosts.size > 0 && allowedHosts.has(normalizeHost(host));
+}
+
+/**
+ * True only for globally routable unicast addresses. Accepts any form ipaddr.js parses, including
+ * numeric IPv4 forms ("2130706433", "127.1"); IPv4-mapped IPv6 is judged as the IPv4 it carries.
+ */
+export function isPublicAddress(ip: string): boolean {
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(normalizeHost(ip));
+  } catch {
+    return false;
+  }
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) addr = v6.toIPv4Address();
+    else if (v6.match(IPV4_COMPATIBLE)) return false;
+  }
+  return addr.range() === 'unicast';
+}
+
+function describeAddressRange(ip: string): string {
+  try {
+    let addr = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
+    }
+    const range = addr.range();
+    return range === 'unicast' ? 'IPv4-compatible IPv6' : range;
+  } catch {
+    return 'unparseable';
+  }
+}
+
+/** Why a host name is not acceptable, or null when it is a plausible public DNS name. */
+function internalNameReason(host: string): string | null {
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'localhost is not allowed';
+  if (host.split('.').some((label) => label === '')) return 'the host name is not valid';
+  if (!host.includes('.')) return 'single-label (internal) host names are not allowed';
+  const suffix = INTERNAL_SUFFIXES.find((s) => host.endsWith(`.${s}`));
+  return suffix ? `internal domain names (.${suffix}) are not allowed` : null;
+}
+
+export function checkWebhookUrl(raw: string, opts: UrlPolicyOptions): UrlCheck {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'url must be an absolute URL' };
+  }
+  if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
+  if (url.username !== '' || url.password !== '') {
+    return { ok: false, reason: 'url must not contain a username or password' };
+  }
+  if (!ALLOWED_PORTS.has(url.port)) return { ok: false, reason: 'url port must be 443 or 8443' };
+
+  // WHATWG URL has already lowercased the host, applied IDNA and turned every numeric IPv4 form
+  // ("2130706433", "0x7f000001", "0177.0.0.1", "127.1") into dotted decimal.
+  const host = normalizeHost(url.hostname);
+  if (host === '') return { ok: false, reason: 'url must have a host' };
+  if (isAllowedHost(host, opts.allowedHosts)) return { ok: true, url };
+
+  const isIpLiteral = url.hostname.startsWith('[') || ipaddr.IPv4.isValidFourPartDecimal(host);
+  if (isIpLiteral) {
+    return isPublicAddress(host)
+      ? { ok: true, url }
+      : { ok: false, reason: `url must not point to a non-public address (${describeAddressRange(host)})` };
+  }
+  const nameReason = internalNameReason(host);
+  return nameReason ? { ok: false, reason: `url host is not allowed: ${nameReason}` } : { ok: true, url };
+}
