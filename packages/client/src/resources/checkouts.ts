@@ -1,0 +1,25 @@
+import type { RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
+import type { Checkout, CheckoutCreateParams, CheckoutListParams } from '../types/checkout.js';
+import { APIResource } from './resource.js';
+
+/** Purchase-page configurations: `/checkouts`. */
+export class Checkouts extends APIResource {
+  create(params: CheckoutCreateParams, options?: RequestOptions): Promise<Checkout> {
+    return this.core.request({ method: 'POST', path: '/checkouts', body: params, options });
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<Checkout> {
+    return this.core.request({ method: 'GET', path: path`/checkouts/${id}`, options });
+  }
+
+  list(params?: CheckoutListParams, options?: RequestOptions): PagePromise<Checkout> {
+    return this.core.list('/checkouts', params, options);
+  }
+
+  /** Archives a checkout; its products fall back to the default one. The default cannot be archived. */
+  archive(id: string, options?: RequestOptions): Promise<Checkout> {
+    return this.core.request({ method: 'POST', path: path`/checkouts/${id}/archive`, options });
+  }
+}

@@ -1,0 +1,21 @@
+import type { RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
+import type { Sale, SaleListParams } from '../types/sale.js';
+import { APIResource } from './resource.js';
+
+/** Sales: `/sales`. */
+export class Sales extends APIResource {
+  list(params?: SaleListParams, options?: RequestOptions): PagePromise<Sale> {
+    return this.core.list('/sales', params, options);
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<Sale> {
+    return this.core.request({ method: 'GET', path: path`/sales/${id}`, options });
+  }
+
+  /** Refunds an approved sale (simulated in test mode) and emits `sale.refunded`. */
+  refund(id: string, options?: RequestOptions): Promise<Sale> {
+    return this.core.request({ method: 'POST', path: path`/sales/${id}/refund`, options });
+  }
+}

@@ -1,0 +1,68 @@
+import type { RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
+import type {
+  DeletedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryListParams,
+  WebhookDeliveryRetry,
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpointListParams,
+  WebhookEndpointUpdateParams,
+  WebhookEndpointWithSecret,
+  WebhookTest,
+} from '../types/webhook-endpoint.js';
+import { APIResource } from './resource.js';
+
+/** Webhook endpoints and their delivery history: `/webhooks`. */
+export class WebhookEndpoints extends APIResource {
+  /** The answer is the only place the signing `secret` ever appears. */
+  create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+    return this.core.request({ method: 'POST', path: '/webhooks', body: params, options });
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return this.core.request({ method: 'GET', path: path`/webhooks/${id}`, options });
+  }
+
+  update(
+    id: string,
+    params: WebhookEndpointUpdateParams,
+    options?: RequestOptions,
+  ): Promise<WebhookEndpoint> {
+    return this.core.request({ method: 'PATCH', path: path`/webhooks/${id}`, body: params, options });
+  }
+
+  list(params?: WebhookEndpointListParams, options?: RequestOptions): PagePromise<WebhookEndpoint> {
+    return this.core.list('/webhooks', params, options);
+  }
+
+  /** Removes the endpoint; its delivery history is kept. */
+  del(id: string, options?: RequestOptions): Promise<DeletedWebhookEndpoint> {
+    return this.core.request({ method: 'DELETE', path: path`/webhooks/${id}`, options });
+  }
+
+  /** Queues a signed `webhook.test` event for this endpoint, which must be `active`. */
+  test(id: string, options?: RequestOptions): Promise<WebhookTest> {
+    return this.core.request({ method: 'POST', path: path`/webhooks/${id}/test`, options });
+  }
+
+  /** The endpoint's last 20 delivery attempts, newest first. */
+  listDeliveries(
+    id: string,
+    params?: WebhookDeliveryListParams,
+    options?: RequestOptions,
+  ): PagePromise<WebhookDelivery> {
+    return this.core.list(path`/webhooks/${id}/deliveries`, params, options);
+  }
+
+  /** Sends that delivery's event to the endpoint again, now. */
+  retryDelivery(id: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDeliveryRetry> {
+    return this.core.request({
+      method: 'POST',
+      path: path`/webhooks/${id}/deliveries/${deliveryId}/retry`,
+      options,
+    });
+  }
+}

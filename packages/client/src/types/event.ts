@@ -1,0 +1,38 @@
+import type { Checkout } from './checkout.js';
+import type { PixCharge } from './pix.js';
+import type { Product } from './product.js';
+import type { Sale } from './sale.js';
+import type { ListParams, Timestamp } from './shared.js';
+
+/** The object each event type carries in `data.object` (DESIGN §4 catalogue). */
+export interface EventObjects {
+  'checkout.created': Checkout;
+  'checkout.archived': Checkout;
+  'product.created': Product;
+  'product.updated': Product;
+  'product.archived': Product;
+  'pix.created': PixCharge;
+  'pix.paid': PixCharge;
+  'pix.expired': PixCharge;
+  'sale.approved': Sale;
+  'sale.refunded': Sale;
+  /** Sent only by `webhookEndpoints.test`; its payload is not part of the contract. */
+  'webhook.test': Record<string, unknown>;
+}
+
+export type EventType = keyof EventObjects;
+
+interface EventOf<Type extends EventType> {
+  /** Starts with `evt_`; deduplicate deliveries by it. */
+  id: string;
+  object: 'event';
+  type: Type;
+  created_at: Timestamp;
+  livemode: boolean;
+  data: { object: EventObjects[Type] };
+}
+
+/** An event; checking `type` narrows `data.object` to the matching resource. */
+export type Event = { [Type in EventType]: EventOf<Type> }[EventType];
+
+export type EventListParams = ListParams;

@@ -1,0 +1,45 @@
+import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
+
+export type PixChargeStatus = 'pending' | 'paid' | 'expired';
+
+/** A Pix charge (DESIGN §4). */
+export interface PixCharge {
+  object: 'pix_charge';
+  /** Starts with `pix_`. */
+  id: string;
+  status: PixChargeStatus;
+  /** BRL, at most 2 decimals. */
+  amount: number;
+  description: string | null;
+  /** The caller's own identifier, when one was given. */
+  external_id: string | null;
+  customer: Customer | null;
+  metadata: Metadata | null;
+  expires_at: Timestamp;
+  paid_at: Timestamp | null;
+  livemode: boolean;
+  created_at: Timestamp;
+  pix: {
+    /** EMV BR Code ("Pix copia e cola"). */
+    copy_paste: string;
+    /** PNG image of the QR code, base64 without a data-URL prefix. */
+    qr_code_base64: string;
+    txid: string;
+  };
+}
+
+export interface PixChargeCreateParams {
+  /** BRL, 0.01 to 1,000,000, at most 2 decimals. */
+  amount: number;
+  description?: string;
+  /** Reusing one returns the existing charge instead of creating another. */
+  external_id?: string;
+  /** Seconds, 60 to 604800; the service default is 3600. */
+  expires_in?: number;
+  customer?: Customer;
+  metadata?: Metadata;
+}
+
+export interface PixChargeListParams extends ListParams {
+  status?: PixChargeStatus;
+}

@@ -1,0 +1,30 @@
+/** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:00:00.000Z`. */
+export type Timestamp = string;
+
+/** Free-form keys attached by the caller. */
+export type Metadata = Record<string, unknown>;
+
+/** Query parameters common to every listing (spec §4.5). */
+export interface ListParams {
+  /** Page size, 1-100; the service default is 20. */
+  limit?: number;
+  /** Opaque cursor from a previous page's `next_cursor`; never build one yourself. */
+  starting_after?: string;
+}
+
+/** The list envelope of spec §2.1. */
+export interface ListEnvelope<Item> {
+  object: 'list';
+  data: Item[];
+  has_more: boolean;
+  /** Null when `has_more` is false. */
+  next_cursor: string | null;
+}
+
+/** Who pays: used by Pix charges and the sales they create. */
+export interface Customer {
+  email?: string;
+  whatsapp?: string;
+  /** CPF or CNPJ. */
+  document?: string;
+}

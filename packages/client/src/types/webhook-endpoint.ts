@@ -1,0 +1,72 @@
+import type { EventType } from './event.js';
+import type { ListParams, Timestamp } from './shared.js';
+
+export type WebhookEndpointStatus = 'active' | 'paused' | 'disabled';
+
+/** A receiver address for signed event notifications (spec §2.4). */
+export interface WebhookEndpoint {
+  object: 'webhook_endpoint';
+  id: string;
+  url: string;
+  description: string | null;
+  status: WebhookEndpointStatus;
+  events: EventType[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The creation response, the only one that carries the signing secret. */
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  /** `whsec_…`; store it now, it cannot be retrieved later. */
+  secret: string;
+}
+
+export interface WebhookEndpointCreateParams {
+  /** Public https address on port 443 or 8443. */
+  url: string;
+  /** At least one event type. */
+  events: EventType[];
+  description?: string | null;
+  status?: 'active' | 'paused';
+}
+
+export interface WebhookEndpointUpdateParams {
+  url?: string;
+  description?: string | null;
+  events?: EventType[];
+  status?: WebhookEndpointStatus;
+}
+
+export type WebhookEndpointListParams = ListParams;
+
+export interface DeletedWebhookEndpoint {
+  object: 'webhook_endpoint';
+  id: string;
+  deleted: true;
+}
+
+/** Answer to `test`: the queued `webhook.test` event. */
+export interface WebhookTest {
+  object: 'webhook_test';
+  endpoint_id: string;
+  event_id: string;
+}
+
+/** One delivery attempt (spec §2.5). */
+export interface WebhookDelivery {
+  object: 'webhook_delivery';
+  id: string;
+  event_id: string;
+  event_type: EventType;
+  attempt: number;
+  response_status: number | null;
+  delivered_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  next_retry_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** Answer to `retryDelivery` (202); its fields are not fixed by the contract yet. */
+export type WebhookDeliveryRetry = Record<string, unknown>;
+
+export type WebhookDeliveryListParams = ListParams;
