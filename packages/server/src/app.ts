@@ -1,0 +1,74 @@
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
+import type { Config } from './config/config.js';
+import type { Database } from './db/schema.js';
+import { authPlugin } from './http/auth.js';
+import { errorsPlugin } from './http/errors.js';
+import { healthRoutes } from './http/health-routes.js';
+import { idempotencyPlugin } from './http/idempotency.js';
+import { API_PREFIX, openapiPlugin } from './http/openapi.js';
+import { paginationPlugin } from './http/pagination.js';
+import { rateLimitPlugin } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { prefixedId } from './shared/ids.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    config: Config;
+  }
+}
+
+export interface AppDependencies {
+  config: Config;
+  db: Kysely<Database>;
+  redis?: Redis | null;
+  /** pino options, or false to silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+  /** How long an API key lookup is cached; a revoked key stops working within it. */
+  authCacheTtlMs?: number;
+}
+
+/** Builds the whole HTTP service from its configuration and connections; it does not listen. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: deps.config.logLevel,
+      // Keys and signatures never reach the logs.
+      redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+    },
+    genReqId: () => prefixedId('req'),
+    requestIdHeader: false, // a client-sent id is never trusted as ours
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    ajv: { customOptions: { strict: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorate('db', deps.db);
+  app.decorate('config', deps.config);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+  await app.register(errorsPlugin);
+  await app.register(healthRoutes);
+
+  await app.register(
+    async (v1) => {
+      await v1.register(openapiPlugin);
+      await v1.register(authPlugin, { db: deps.db, cacheTtlMs: deps.authCacheTtlMs ?? 2000 });
+      await v1.register(rateLimitPlugin, { perSecond: deps.config.rateLimitPerSecond, redis: deps.redis ?? null });
+      await v1.register(paginationPlugin, { secret: deps.config.secret });
+      await v1.register(idempotencyPlugin, { db: deps.db });
+
+      v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
+      await v1.register(checkoutsRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

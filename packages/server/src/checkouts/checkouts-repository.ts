@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newUuid } from '../shared/ids.js';
+import { nowIso } from '../shared/time.js';
+import type { CheckoutsTable } from './checkout-object.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from './settings.js';
+import type { CheckoutSettings } from './settings.js';
+
+/** Every query here is scoped by store: another store's checkout simply does not exist. */
+export function findCheckout(db: Kysely<Database>, storeId: string, id: string) {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findDefaultCheckout(db: Kysely<Database>, storeId: string) {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('is_default', '=', 1)
+    .executeTakeFirstOrThrow();
+}
+
+export function listCheckoutsQuery(db: Kysely<Database>, storeId: string) {
+  return db.selectFrom('checkouts').selectAll().where('store_id', '=', storeId);
+}
+
+export async function insertCheckout(
+  db: Kysely<Database>,
+  input: { storeId: string; name: string; settings: CheckoutSettings; isDefault: boolean },
+): Promise<CheckoutsTable> {
+  const now = nowIso();
+  const row: CheckoutsTable = {
+    id: newUuid(),
+    store_id: input.storeId,
+    name: input.name,
+    is_default: input.isDefault ? 1 : 0,
+    archived: 0,
+    settings_json: JSON.stringify(input.settings),
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('checkouts').values(row).execute();
+  return row;
+}
+
+/** The store's first checkout: the default one, with the documented default look. */
+export function insertDefaultCheckout(db: Kysely<Database>, storeId: string): Promise<CheckoutsTable> {
+  return insertCheckout(db, {
+    storeId,
+    name: 'Checkout padrão',
+    settings: DEFAULT_CHECKOUT_SETTINGS,
+    isDefault: true,
+  });
+}
+
+/** Archives once: returns the archived row, or null when it already was (so no second event). */
+export async function markArchived(db: Kysely<Database>, row: CheckoutsTable): Promise<CheckoutsTable | null> {
+  const updated = { ...row, archived: 1, updated_at: nowIso() };
+  const result = await db
+    .updateTable('checkouts')
+    .set({ archived: 1, updated_at: updated.updated_at })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .where('archived', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n ? updated : null;
+}

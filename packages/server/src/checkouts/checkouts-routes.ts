@@ -1,0 +1,136 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { recordEvent } from '../events/outbox.js';
+import { invalidRequest, notFound } from '../http/api-error.js';
+import { PageQuery } from '../http/pagination.js';
+import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
+import { isUuid } from '../shared/ids.js';
+import { Checkout, toCheckout } from './checkout-object.js';
+import {
+  findCheckout,
+  findDefaultCheckout,
+  insertCheckout,
+  listCheckoutsQuery,
+  markArchived,
+} from './checkouts-repository.js';
+import { CheckoutSettingsInput } from './settings.js';
+import type { CheckoutSettings } from './settings.js';
+
+const CreateCheckoutBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S', description: '1-120 characters.' }),
+    settings_json: Type.Optional(CheckoutSettingsInput),
+  },
+  { additionalProperties: false },
+);
+
+const ListCheckoutsQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });
+
+export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app;
+  const tags = ['Checkouts'];
+
+  async function checkoutOr404(executor: typeof db, storeId: string, id: string) {
+    const row = isUuid(id) ? await findCheckout(executor, storeId, id) : undefined;
+    if (!row) throw notFound('checkout', id);
+    return row;
+  }
+
+  app.get(
+    '/checkouts',
+    {
+      config: { scope: 'checkouts:read' },
+      schema: {
+        tags,
+        operationId: 'listCheckouts',
+        summary: 'List checkouts, newest first',
+        querystring: ListCheckoutsQuery,
+        response: { 200: ListEnvelope(Checkout), ...errorResponses(400) },
+      },
+    },
+    async (request) =>
+      app.pagination.list(
+        {
+          listing: 'checkouts',
+          storeId: request.auth.storeId,
+          limit: request.query.limit ?? 20,
+          startingAfter: request.query.starting_after,
+        },
+        listCheckoutsQuery(db, request.auth.storeId),
+        toCheckout,
+      ),
+  );
+
+  app.post(
+    '/checkouts',
+    {
+      config: { scope: 'checkouts:write', idempotent: true },
+      schema: {
+        tags,
+        operationId: 'createCheckout',
+        summary: 'Create a checkout; omitted settings inherit from the default checkout',
+        body: CreateCheckoutBody,
+        response: { 201: Checkout, ...errorResponses(400, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { storeId, livemode } = request.auth;
+      const checkout = await db.transaction().execute(async (trx) => {
+        const base = await findDefaultCheckout(trx, storeId);
+        const settings: CheckoutSettings = {
+          ...(JSON.parse(base.settings_json) as CheckoutSettings),
+          ...request.body.settings_json,
+        };
+        const row = await insertCheckout(trx, { storeId, name: request.body.name, settings, isDefault: false });
+        const object = toCheckout(row);
+        await recordEvent(trx, { storeId, type: 'checkout.created', livemode, object });
+        return object;
+      });
+      return reply.code(201).send(checkout);
+    },
+  );
+
+  app.get(
+    '/checkouts/:id',
+    {
+      config: { scope: 'checkouts:read' },
+      schema: {
+        tags,
+        operationId: 'getCheckout',
+        summary: 'Retrieve a checkout',
+        params: IdParams,
+        response: { 200: Checkout, ...errorResponses(404) },
+      },
+    },
+    async (request) => toCheckout(await checkoutOr404(db, request.auth.storeId, request.params.id)),
+  );
+
+  app.post(
+    '/checkouts/:id/archive',
+    {
+      config: { scope: 'checkouts:write' },
+      schema: {
+        tags,
+        operationId: 'archiveCheckout',
+        summary: 'Archive a checkout (idempotent); the default checkout cannot be archived',
+        params: IdParams,
+        response: { 200: Checkout, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { storeId, livemode } = request.auth;
+      return db.transaction().execute(async (trx) => {
+        const row = await checkoutOr404(trx, storeId, request.params.id);
+        if (row.is_default === 1) throw invalidRequest('The default checkout cannot be archived.');
+        const archived = await markArchived(trx, row);
+        // Already archived (now or by a concurrent request): same answer, no second event.
+        if (!archived) return toCheckout({ ...row, archived: 1 });
+        const object = toCheckout(archived);
+        await recordEvent(trx, { storeId, type: 'checkout.archived', livemode, object });
+        return object;
+      });
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { Nullable } from '../http/schemas.js';
+
+const Url = Type.String({ maxLength: 1000, pattern: '^https?://' });
+const Color = Type.String({ pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$', example: '#F5F5F5' });
+
+/** The visual keys of a checkout (spec §2.2); the only keys accepted. Bounds are DESIGN-level choices. */
+export const CheckoutSettings = Type.Object(
+  {
+    checkout_logo_enabled: Type.Boolean(),
+    checkout_logo_url: Nullable(Url),
+    checkout_banner_enabled: Type.Boolean(),
+    checkout_banner_url: Nullable(Url),
+    checkout_titulo: Type.String({ minLength: 1, maxLength: 120 }),
+    checkout_subtitulo: Nullable(Type.String({ maxLength: 200 })),
+    checkout_descricao: Nullable(Type.String({ maxLength: 2000 })),
+    checkout_garantia: Type.String({ minLength: 1, maxLength: 120 }),
+    checkout_selos_enabled: Type.Boolean(),
+    checkout_cupom_enabled: Type.Boolean(),
+    checkout_fundo_tipo: Type.Union([Type.Literal('cor'), Type.Literal('imagem'), Type.Literal('gradiente')]),
+    checkout_fundo_cor: Nullable(Color),
+    checkout_fundo_imagem: Nullable(Url),
+  },
+  { additionalProperties: false },
+);
+
+export type CheckoutSettings = Static<typeof CheckoutSettings>;
+
+/** Any subset of the keys; omitted ones inherit from the store's default checkout. */
+export const CheckoutSettingsInput = Type.Partial(CheckoutSettings, { additionalProperties: false });
+
+export const DEFAULT_CHECKOUT_SETTINGS: CheckoutSettings = {
+  checkout_logo_enabled: false,
+  checkout_logo_url: null,
+  checkout_banner_enabled: false,
+  checkout_banner_url: null,
+  checkout_titulo: 'Finalize sua compra',
+  checkout_subtitulo: null,
+  checkout_descricao: null,
+  checkout_garantia: 'Garantia de 7 dias',
+  checkout_selos_enabled: true,
+  checkout_cupom_enabled: false,
+  checkout_fundo_tipo: 'cor',
+  checkout_fundo_cor: '#F5F5F5',
+  checkout_fundo_imagem: null,
+};

@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { registerKeysCommand } from './keys-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
+import { registerServeCommand } from './serve-command.js';
+import { registerStoresCommand } from './stores-command.js';
+
+const program = new Command('storefront')
+  .description('Storefront: a self-hostable commerce API (configuration comes from the environment)')
+  .showHelpAfterError();
+
+registerServeCommand(program);
+registerMigrateCommand(program);
+registerStoresCommand(program);
+registerKeysCommand(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { startService } from '../service.js';
+import { loadConfigOrExit } from './context.js';
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the API (and deliver webhooks unless STOREFRONT_WORKER=off)')
+    .action(async () => {
+      const config = loadConfigOrExit();
+      const service = await startService(config);
+      if (service.demo) {
+        // Printed once, on stdout, outside the logs: the only time this key is ever shown.
+        console.log(
+          [
+            '',
+            'Created the Demo store with a test API key holding every scope (shown only now):',
+            `  ${service.demo.key}`,
+            `Try: curl ${service.url}/api/public/v1/checkouts -H "Authorization: Bearer ${service.demo.key}"`,
+            '',
+          ].join('\n'),
+        );
+      }
+      const shutdown = (signal: string) => {
+        service.app.log.info({ signal }, 'shutting down');
+        service.close().then(
+          () => process.exit(0),
+          (err) => {
+            service.app.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    });
+}

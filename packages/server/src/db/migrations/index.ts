@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001-foundation.js';
+
+/** Ordered by name; a resource adds its own file here. */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import type { Config } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import type { Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { ensureDemoStore } from './stores/demo-store.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  demo: { storeId: string; key: string } | null;
+  close(): Promise<void>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Opens the database, migrates, builds the app and listens: what `storefront serve` runs. */
+export async function startService(config: Config, options: { logger?: boolean } = {}): Promise<RunningService> {
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db.kysely);
+  const demo = await ensureDemoStore(db.kysely);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
+  const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  const maintenance = setInterval(() => {
+    purgeExpiredIdempotencyKeys(db.kysely).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
+  }, MAINTENANCE_INTERVAL_MS).unref();
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    db,
+    demo,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    close() {
+      // Stop accepting, let in-flight requests finish, then release the connections.
+      closing ??= (async () => {
+        clearInterval(maintenance);
+        await app.close();
+        redis?.disconnect();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

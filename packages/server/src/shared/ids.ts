@@ -1,0 +1,29 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 characters: bytes ≥ 248 are rejected so no character is favoured. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function newUuid(): string {
+  return randomUUID();
+}
+
+/** Ids like `evt_…`, `pix_…`, `req_…`: a readable prefix and 24 random characters. */
+export function prefixedId(prefix: string): string {
+  return `${prefix}_${randomBase62(24)}`;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
+import type { Database } from '../db/schema.js';
+import { newUuid } from '../shared/ids.js';
+import { nowIso } from '../shared/time.js';
+
+export interface StoresTable {
+  id: string;
+  name: string;
+  pix_key: string | null;
+  merchant_name: string | null;
+  merchant_city: string | null;
+  created_at: string;
+}
+
+declare module '../db/schema.js' {
+  interface Tables {
+    stores: StoresTable;
+  }
+}
+
+export interface NewStore {
+  name: string;
+  pixKey?: string | null;
+  merchantName?: string | null;
+  merchantCity?: string | null;
+}
+
+/** A store is born with its default checkout, in one transaction: it always has exactly one. */
+export async function createStore(
+  db: Kysely<Database>,
+  input: NewStore,
+): Promise<{ id: string; name: string; default_checkout_id: string }> {
+  return db.transaction().execute(async (trx) => {
+    const store: StoresTable = {
+      id: newUuid(),
+      name: input.name,
+      pix_key: input.pixKey ?? null,
+      merchant_name: input.merchantName ?? null,
+      merchant_city: input.merchantCity ?? null,
+      created_at: nowIso(),
+    };
+    await trx.insertInto('stores').values(store).execute();
+    const checkout = await insertDefaultCheckout(trx, store.id);
+    return { id: store.id, name: store.name, default_checkout_id: checkout.id };
+  });
+}
+
+export function listStores(db: Kysely<Database>): Promise<StoresTable[]> {
+  return db.selectFrom('stores').selectAll().orderBy('created_at', 'asc').execute();
+}
+
+export function findStore(db: Kysely<Database>, id: string): Promise<StoresTable | undefined> {
+  return db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countStores(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('stores')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

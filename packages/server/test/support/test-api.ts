@@ -1,0 +1,168 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createApiKey } from '../../src/api-keys/api-keys.js';
+import type { KeyMode } from '../../src/api-keys/api-keys.js';
+import { SCOPES } from '../../src/api-keys/scopes.js';
+import type { Scope } from '../../src/api-keys/scopes.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { Config } from '../../src/config/config.js';
+import type { DialectName } from '../../src/db/database.js';
+import type { Database } from '../../src/db/schema.js';
+import { createStore } from '../../src/stores/stores.js';
+import { POSTGRES_URL, createTestDatabase } from './test-databases.js';
+import type { TestDatabase } from './test-databases.js';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApiOptions {
+  config?: Partial<Config>;
+  authCacheTtlMs?: number;
+  redis?: Redis | null;
+}
+
+/** A running service on its own database, driven over real HTTP on 127.0.0.1. */
+export class TestApi {
+  app!: FastifyInstance;
+  database!: TestDatabase;
+  baseUrl = '';
+
+  constructor(
+    readonly dialect: DialectName,
+    private readonly options: TestApiOptions = {},
+  ) {}
+
+  get db(): Kysely<Database> {
+    return this.database.db.kysely;
+  }
+
+  get config(): Config {
+    return this.app.config;
+  }
+
+  async start(): Promise<void> {
+    this.database = await createTestDatabase(this.dialect);
+    const config: Config = {
+      ...loadConfig({ DATABASE_URL: this.database.url, STOREFRONT_SECRET: TEST_SECRET, STOREFRONT_RATE_LIMIT: '100000' }),
+      ...this.options.config,
+    };
+    this.app = await buildApp({
+      config,
+      db: this.db,
+      redis: this.options.redis ?? null,
+      logger: false,
+      ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
+    });
+    await this.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = this.app.server.address();
+    if (typeof address !== 'object' || !address) throw new Error('not listening');
+    this.baseUrl = `http://127.0.0.1:${address.port}`;
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    await this.database?.drop();
+  }
+
+  /** A new store and a key on it (every scope unless told otherwise). */
+  async createStore(
+    input: { name?: string; scopes?: Scope[]; mode?: KeyMode } = {},
+  ): Promise<{ storeId: string; defaultCheckoutId: string; key: string }> {
+    const store = await createStore(this.db, { name: input.name ?? 'Test store' });
+    const key = await this.createKey(store.id, input.scopes, input.mode);
+    return { storeId: store.id, defaultCheckoutId: store.default_checkout_id, key };
+  }
+
+  async createKey(storeId: string, scopes: Scope[] = [...SCOPES], mode: KeyMode = 'test'): Promise<string> {
+    return (await createApiKey(this.db, { storeId, mode, scopes })).key;
+  }
+
+  /** `path` is relative to /api/public/v1 unless it starts with `//` (then it is the server root). */
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = path.startsWith('//') ? `${this.baseUrl}${path.slice(1)}` : `${this.baseUrl}/api/public/v1${path}`;
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  /** Shorthand bound to one key. */
+  as(key: string) {
+    const call =
+      (method: string) =>
+      <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+        this.request<T>(method, path, { key, body, ...(headers ? { headers } : {}) });
+    return { get: call('GET'), post: call('POST'), patch: call('PATCH'), delete: call('DELETE') };
+  }
+}
+
+/**
+ * Runs a suite against SQLite always and against PostgreSQL when STOREFRONT_TEST_DATABASE_URL is set;
+ * without it the PostgreSQL run shows as skipped, with the reason in its name.
+ */
+export function describeEachDatabase(
+  title: string,
+  suite: (api: TestApi) => void,
+  options: TestApiOptions = {},
+): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (dialect === 'postgres' && !POSTGRES_URL) {
+      describe.skip(`${title} [postgres]`, () => {
+        it('skipped: STOREFRONT_TEST_DATABASE_URL is not set, so PostgreSQL is not tested here', () => {});
+      });
+      continue;
+    }
+    describe(`${title} [${dialect}]`, () => {
+      const api = new TestApi(dialect, options);
+      beforeAll(() => api.start());
+      afterAll(() => api.stop());
+      suite(api);
+    });
+  }
+}
+
+/** Asserts the documented error envelope (DESIGN §3) and returns it. */
+export function expectError(
+  response: ApiResponse,
+  status: number,
+  code: string,
+  param?: string | null,
+): { code: string; message: string; param: string | null; request_id: string } {
+  const error = response.body?.error;
+  const context = `${response.status} ${response.text}`;
+  if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
+  if (!error || error.code !== code) throw new Error(`expected code ${code}, got ${context}`);
+  if (typeof error.message !== 'string' || error.message.length === 0) throw new Error(`no message: ${context}`);
+  if (error.request_id !== response.headers.get('request-id')) throw new Error(`request_id mismatch: ${context}`);
+  if (param !== undefined && error.param !== param) throw new Error(`expected param ${param}, got ${context}`);
+  return error;
+}
