@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { buildBrCode, parseBrCode, type BrCodeInput } from '../../src/pix/brcode/index.js';
 
-// Published example payloads (BCB manual / widely used references). Build must reproduce them
+// The three published payloads listed in issue 5. Build must reproduce them
 // byte for byte, CRC included; parse must read back exactly these fields.
 const vectors: { payload: string; input: BrCodeInput }[] = [
   {
