@@ -8,5 +8,6 @@ export default defineConfig({
     // Each file builds its own app and database (a temp SQLite file, its own PostgreSQL schema),
     // so files run in parallel safely.
     pool: 'forks',
+    globalSetup: ['packages/server/test/support/global-setup.ts'],
   },
 });

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-config-')), 'db.sqlite')}`;
+
+describe('configuration from the environment', () => {
+  it('has the documented defaults', () => {
+    const url = sqlite();
+    const config = loadConfig({ DATABASE_URL: url });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: url,
+      redisUrl: null,
+      worker: 'inline',
+      rateLimitPerSecond: 100,
+      webhookTimeoutMs: 10_000,
+    });
+    expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
+    expect(config.webhookAllowedHosts.size).toBe(0);
+  });
+
+  it('generates a secret beside a SQLite database once and reuses it', () => {
+    const url = sqlite();
+    const first = loadConfig({ DATABASE_URL: url }).secret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATABASE_URL: url }).secret).toBe(first);
+    expect(readFileSync(join(url.slice('sqlite:'.length), '..', 'storefront.secret'), 'utf8').trim()).toBe(first);
+  });
+
+  it('parses retry schedules and allowed hosts', () => {
+    const config = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '100ms, 2s,1m',
+      STOREFRONT_WEBHOOK_ALLOWED_HOSTS: 'Localhost, 127.0.0.1',
+    });
+    expect(config.webhookRetryScheduleMs).toEqual([100, 2000, 60000]);
+    expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1']);
+  });
+
+  const bad: Array<[string, Record<string, string>]> = [
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['STOREFRONT_SECRET', { DATABASE_URL: 'postgres://u@h/db' }],
+    ['STOREFRONT_SECRET', { STOREFRONT_SECRET: 'short' }],
+    ['STOREFRONT_WORKER', { STOREFRONT_WORKER: 'sometimes' }],
+    ['STOREFRONT_RATE_LIMIT', { STOREFRONT_RATE_LIMIT: '0' }],
+    ['STOREFRONT_WEBHOOK_RETRY_SCHEDULE', { STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }],
+    ['STOREFRONT_WEBHOOK_TIMEOUT_MS', { STOREFRONT_WEBHOOK_TIMEOUT_MS: '10s' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+  ];
+  for (const [variable, env] of bad) {
+    it(`refuses a bad ${variable} (${JSON.stringify(env)}) naming the variable`, () => {
+      const attempt = () => loadConfig({ DATABASE_URL: sqlite(), ...env });
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(new RegExp(`^${variable}:`));
+    });
+  }
+});
