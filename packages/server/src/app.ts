@@ -60,7 +60,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     async (v1) => {
       await v1.register(openapiPlugin);
       await v1.register(authPlugin, { db: deps.db, cacheTtlMs: deps.authCacheTtlMs ?? 2000 });
-      await v1.register(rateLimitPlugin, { perSecond: deps.config.rateLimitPerSecond, redis: deps.redis ?? null });
+      await v1.register(rateLimitPlugin, {
+        perSecond: deps.config.rateLimitPerSecond,
+        redis: deps.redis ?? null,
+      });
       await v1.register(paginationPlugin, { secret: deps.config.secret });
       await v1.register(idempotencyPlugin, { db: deps.db });
 

@@ -19,7 +19,10 @@ export interface RunningService {
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Opens the database, migrates, builds the app and listens: what `storefront serve` runs. */
-export async function startService(config: Config, options: { logger?: boolean } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  options: { logger?: boolean } = {},
+): Promise<RunningService> {
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db.kysely);
   const demo = await ensureDemoStore(db.kysely);

@@ -59,7 +59,10 @@ export function insertDefaultCheckout(db: Kysely<Database>, storeId: string): Pr
 }
 
 /** Archives once: returns the archived row, or null when it already was (so no second event). */
-export async function markArchived(db: Kysely<Database>, row: CheckoutsTable): Promise<CheckoutsTable | null> {
+export async function markArchived(
+  db: Kysely<Database>,
+  row: CheckoutsTable,
+): Promise<CheckoutsTable | null> {
   const updated = { ...row, archived: 1, updated_at: nowIso() };
   const result = await db
     .updateTable('checkouts')

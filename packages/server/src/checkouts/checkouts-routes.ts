@@ -83,7 +83,12 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
           ...(JSON.parse(base.settings_json) as CheckoutSettings),
           ...request.body.settings_json,
         };
-        const row = await insertCheckout(trx, { storeId, name: request.body.name, settings, isDefault: false });
+        const row = await insertCheckout(trx, {
+          storeId,
+          name: request.body.name,
+          settings,
+          isDefault: false,
+        });
         const object = toCheckout(row);
         await recordEvent(trx, { storeId, type: 'checkout.created', livemode, object });
         return object;

@@ -24,7 +24,11 @@ export function registerKeysCommand(program: Command): void {
       }
       await withDatabase(async ({ kysely }) => {
         if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
-        const key = await createApiKey(kysely, { storeId: options.store, mode: options.mode as 'test', scopes });
+        const key = await createApiKey(kysely, {
+          storeId: options.store,
+          mode: options.mode as 'test',
+          scopes,
+        });
         const out = { id: key.id, key: key.key, store_id: key.store_id, mode: key.mode, scopes: key.scopes };
         print(!!options.json, out, `${key.key}\n(key id ${key.id}; save the key now, it is not shown again)`);
       });
@@ -39,7 +43,10 @@ export function registerKeysCommand(program: Command): void {
       await withDatabase(async ({ kysely }) => {
         const data = await listApiKeys(kysely, options.store);
         const human = data
-          .map((k) => `${k.id}  ${k.prefix}  ${k.mode}  ${k.revoked_at ? 'revoked' : 'active'}  ${k.scopes.join(',')}`)
+          .map(
+            (k) =>
+              `${k.id}  ${k.prefix}  ${k.mode}  ${k.revoked_at ? 'revoked' : 'active'}  ${k.scopes.join(',')}`,
+          )
           .join('\n');
         print(!!options.json, { data }, human || 'No keys.');
       });

@@ -22,7 +22,8 @@ function paramOf(issue: AjvIssue): string | null {
 function validationError(issue: AjvIssue, context: string | undefined): ApiError {
   const param = paramOf(issue);
   const where = CONTEXT_NAMES[context ?? ''] ?? 'parameter';
-  if (issue.keyword === 'required') return new ApiError(400, 'invalid_request', `Missing required ${where}: ${param}.`, param);
+  if (issue.keyword === 'required')
+    return new ApiError(400, 'invalid_request', `Missing required ${where}: ${param}.`, param);
   if (issue.keyword === 'additionalProperties') {
     return new ApiError(400, 'invalid_request', `Unknown ${where}: ${param}.`, param);
   }
@@ -30,7 +31,12 @@ function validationError(issue: AjvIssue, context: string | undefined): ApiError
     const body = context === 'body' ? 'The request body' : 'The request';
     return new ApiError(400, 'invalid_request', `${body} ${issue.message ?? 'is invalid'}.`, null);
   }
-  return new ApiError(400, 'invalid_request', `Invalid ${where} ${param}: ${issue.message ?? 'is invalid'}.`, param);
+  return new ApiError(
+    400,
+    'invalid_request',
+    `Invalid ${where} ${param}: ${issue.message ?? 'is invalid'}.`,
+    param,
+  );
 }
 
 /** Fastify's own errors (parsing, content type, size, routing) mapped to the documented codes. */
@@ -41,7 +47,11 @@ function frameworkError(error: FastifyError): ApiError {
     return new ApiError(400, 'invalid_request', 'Content-Type must be application/json.');
   }
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return new ApiError(400, 'invalid_request', 'The request body is empty but Content-Type is application/json.');
+    return new ApiError(
+      400,
+      'invalid_request',
+      'The request body is empty but Content-Type is application/json.',
+    );
   }
   if (status >= 400 && status < 500) {
     const message = error instanceof SyntaxError ? 'The request body is not valid JSON.' : error.message;
@@ -63,7 +73,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     .code(error.statusCode)
     .headers(error.headers)
     .type('application/json; charset=utf-8')
-    .send({ error: { code: error.code, message: error.message, param: error.param, request_id: request.id } });
+    .send({
+      error: { code: error.code, message: error.message, param: error.param, request_id: request.id },
+    });
 }
 
 /** Every error, Fastify's own included, leaves as `{"error":{code,message,param,request_id}}`. */
@@ -74,6 +86,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new ApiError(404, 'not_found', `Unrecognized request URL (${request.method} ${request.url}).`)),
+    sendError(
+      request,
+      reply,
+      new ApiError(404, 'not_found', `Unrecognized request URL (${request.method} ${request.url}).`),
+    ),
   );
 });

@@ -64,7 +64,11 @@ function replay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
 export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: FastifyInstance, { db }) => {
   app.decorateRequest('idempotencyKey', null);
 
-  async function claim(storeId: string, key: string, fingerprint: string): Promise<IdempotencyKeysTable | null> {
+  async function claim(
+    storeId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<IdempotencyKeysTable | null> {
     const now = new Date();
     try {
       await db
@@ -165,6 +169,9 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
 
 /** Forgets keys past their 24 hours; run periodically by the maintenance loop. */
 export async function purgeExpiredIdempotencyKeys(db: Kysely<Database>): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', nowIso()).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<=', nowIso())
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

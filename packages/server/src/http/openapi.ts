@@ -22,12 +22,17 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       },
       servers: [{ url: API_PREFIX }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' },
+        },
       },
       security: [{ bearerAuth: [] }],
     },
     // Paths are documented relative to the server URL, as the spec writes them.
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url,
+    }),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 });

@@ -63,9 +63,13 @@ export class Pagination {
 
   decode(request: PageRequest): Position | null {
     if (request.startingAfter === undefined) return null;
-    const invalid = invalidRequest('starting_after is not a valid cursor for this listing.', 'starting_after');
+    const invalid = invalidRequest(
+      'starting_after is not a valid cursor for this listing.',
+      'starting_after',
+    );
     const [payload, signature, extra] = request.startingAfter.split('.');
-    if (!payload || !signature || extra !== undefined || !safeEqual(signature, this.sign(payload))) throw invalid;
+    if (!payload || !signature || extra !== undefined || !safeEqual(signature, this.sign(payload)))
+      throw invalid;
     let body: CursorBody;
     try {
       body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;

@@ -8,7 +8,9 @@ import { countStores, createStore } from './stores.js';
  * On a database with no store, the first `serve` creates a Demo store and a test key holding every
  * scope, so a newcomer can make a first request at once. The key is returned to be printed once.
  */
-export async function ensureDemoStore(db: Kysely<Database>): Promise<{ storeId: string; key: string } | null> {
+export async function ensureDemoStore(
+  db: Kysely<Database>,
+): Promise<{ storeId: string; key: string } | null> {
   if ((await countStores(db)) > 0) return null;
   const store = await createStore(db, { name: 'Demo store' });
   const key = await createApiKey(db, { storeId: store.id, mode: 'test', scopes: [...SCOPES] });

@@ -20,7 +20,12 @@ describeEachDatabase('checkouts', (api) => {
   let storeId: string;
   let defaultId: string;
   const eventsOf = (type: string) =>
-    api.db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('type', '=', type).execute();
+    api.db
+      .selectFrom('events')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('type', '=', type)
+      .execute();
 
   beforeAll(async () => {
     ({ key, storeId, defaultCheckoutId: defaultId } = await api.createStore());
@@ -30,7 +35,12 @@ describeEachDatabase('checkouts', (api) => {
     const res = await api.as(key).get(`/checkouts/${defaultId}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(CHECKOUT_KEYS);
-    expect(res.body).toMatchObject({ object: 'checkout', is_default: true, archived: false, banner_url: null });
+    expect(res.body).toMatchObject({
+      object: 'checkout',
+      is_default: true,
+      archived: false,
+      banner_url: null,
+    });
     expect(res.body.settings_json).toEqual(DEFAULT_CHECKOUT_SETTINGS);
     expect(res.body.created_at).toMatch(ISO_MS);
     const defaults = await api.db
@@ -45,7 +55,11 @@ describeEachDatabase('checkouts', (api) => {
   it('creates a checkout that inherits omitted settings from the default, and records checkout.created', async () => {
     const res = await api.as(key).post('/checkouts', {
       name: 'Black Friday',
-      settings_json: { checkout_titulo: 'Oferta', checkout_fundo_cor: '#000', checkout_banner_url: 'https://cdn.example.com/b.png' },
+      settings_json: {
+        checkout_titulo: 'Oferta',
+        checkout_fundo_cor: '#000',
+        checkout_banner_url: 'https://cdn.example.com/b.png',
+      },
     });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CHECKOUT_KEYS);
@@ -87,8 +101,18 @@ describeEachDatabase('checkouts', (api) => {
     });
     it('rejects 0 and 121 characters, a missing name and a non-string', async () => {
       expectError(await api.as(key).post('/checkouts', { name: '' }), 400, 'invalid_request', 'name');
-      expectError(await api.as(key).post('/checkouts', { name: 'n'.repeat(121) }), 400, 'invalid_request', 'name');
-      expectError(await api.as(key).post('/checkouts', { name: '🛒'.repeat(121) }), 400, 'invalid_request', 'name');
+      expectError(
+        await api.as(key).post('/checkouts', { name: 'n'.repeat(121) }),
+        400,
+        'invalid_request',
+        'name',
+      );
+      expectError(
+        await api.as(key).post('/checkouts', { name: '🛒'.repeat(121) }),
+        400,
+        'invalid_request',
+        'name',
+      );
       expectError(await api.as(key).post('/checkouts', {}), 400, 'invalid_request', 'name');
       expectError(await api.as(key).post('/checkouts', { name: 5 }), 400, 'invalid_request', 'name');
     });
@@ -108,10 +132,18 @@ describeEachDatabase('checkouts', (api) => {
     ];
     for (const [name, value] of bad) {
       it(`rejects ${name}=${JSON.stringify(value)} naming the param, and writes nothing`, async () => {
-        const before = await api.db.selectFrom('checkouts').select('id').where('store_id', '=', storeId).execute();
+        const before = await api.db
+          .selectFrom('checkouts')
+          .select('id')
+          .where('store_id', '=', storeId)
+          .execute();
         const res = await api.as(key).post('/checkouts', { name: 'Bad', settings_json: { [name]: value } });
         expectError(res, 400, 'invalid_request', `settings_json.${name}`);
-        const after = await api.db.selectFrom('checkouts').select('id').where('store_id', '=', storeId).execute();
+        const after = await api.db
+          .selectFrom('checkouts')
+          .select('id')
+          .where('store_id', '=', storeId)
+          .execute();
         expect(after).toHaveLength(before.length);
       });
     }
@@ -123,14 +155,27 @@ describeEachDatabase('checkouts', (api) => {
       ]) {
         const res = await api
           .as(key)
-          .post('/checkouts', { name: tipo, settings_json: { checkout_fundo_tipo: tipo, checkout_fundo_cor: cor } });
+          .post('/checkouts', {
+            name: tipo,
+            settings_json: { checkout_fundo_tipo: tipo, checkout_fundo_cor: cor },
+          });
         expect(res.status).toBe(201);
         expect(res.body.settings_json).toMatchObject({ checkout_fundo_tipo: tipo, checkout_fundo_cor: cor });
       }
     });
     it('rejects settings_json that is not an object and unknown top-level fields', async () => {
-      expectError(await api.as(key).post('/checkouts', { name: 'a', settings_json: [] }), 400, 'invalid_request', 'settings_json');
-      expectError(await api.as(key).post('/checkouts', { name: 'a', color: 'x' }), 400, 'invalid_request', 'color');
+      expectError(
+        await api.as(key).post('/checkouts', { name: 'a', settings_json: [] }),
+        400,
+        'invalid_request',
+        'settings_json',
+      );
+      expectError(
+        await api.as(key).post('/checkouts', { name: 'a', color: 'x' }),
+        400,
+        'invalid_request',
+        'color',
+      );
     });
   });
 
@@ -147,7 +192,11 @@ describeEachDatabase('checkouts', (api) => {
         (e) => JSON.parse(e.payload).data.object.id === created.body.id,
       );
       expect(events).toHaveLength(1);
-      const row = await api.db.selectFrom('checkouts').select('archived').where('id', '=', created.body.id).executeTakeFirst();
+      const row = await api.db
+        .selectFrom('checkouts')
+        .select('archived')
+        .where('id', '=', created.body.id)
+        .executeTakeFirst();
       expect(row?.archived).toBe(1);
     });
 

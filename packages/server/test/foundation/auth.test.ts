@@ -30,7 +30,11 @@ describeEachDatabase('authentication', (api) => {
   });
   it('checks authentication before validation and existence (401 beats 400 and 404)', async () => {
     expectError(await api.request('POST', '/checkouts', { body: { name: '' } }), 401, 'unauthorized');
-    expectError(await api.request('GET', '/checkouts/00000000-0000-4000-8000-000000000000'), 401, 'unauthorized');
+    expectError(
+      await api.request('GET', '/checkouts/00000000-0000-4000-8000-000000000000'),
+      401,
+      'unauthorized',
+    );
   });
 
   it('stores keys only as SHA-256 hashes with a short display prefix', async () => {

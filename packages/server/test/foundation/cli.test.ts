@@ -16,7 +16,10 @@ describe('storefront CLI (on SQLite)', () => {
   const env = { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-cli-')), 'cli.sqlite')}` };
 
   it('migrate, then stores create/list and keys create/list/revoke with --json', async () => {
-    expect(JSON.parse((await cli(env, 'migrate', '--json')).stdout)).toEqual({ migrated: true, dialect: 'sqlite' });
+    expect(JSON.parse((await cli(env, 'migrate', '--json')).stdout)).toEqual({
+      migrated: true,
+      dialect: 'sqlite',
+    });
 
     const store = JSON.parse((await cli(env, 'stores', 'create', '--name', 'Loja do Zé', '--json')).stdout);
     expect(Object.keys(store).sort()).toEqual(['default_checkout_id', 'id', 'name']);
@@ -26,8 +29,20 @@ describe('storefront CLI (on SQLite)', () => {
     expect(listed.data.map((s: { id: string }) => s.id)).toContain(store.id);
 
     const key = JSON.parse(
-      (await cli(env, 'keys', 'create', '--store', store.id, '--mode', 'live', '--scopes', 'products:read,pix:write', '--json'))
-        .stdout,
+      (
+        await cli(
+          env,
+          'keys',
+          'create',
+          '--store',
+          store.id,
+          '--mode',
+          'live',
+          '--scopes',
+          'products:read,pix:write',
+          '--json',
+        )
+      ).stdout,
     );
     expect(Object.keys(key).sort()).toEqual(['id', 'key', 'mode', 'scopes', 'store_id']);
     expect(key.key).toMatch(/^sk_live_[0-9A-Za-z]{40}$/);
@@ -38,20 +53,29 @@ describe('storefront CLI (on SQLite)', () => {
     expect(JSON.stringify(keys)).not.toContain(key.key);
     expect(keys.data[0].prefix).toBe(`${key.key.slice(0, 12)}…`);
 
-    expect(JSON.parse((await cli(env, 'keys', 'revoke', key.id, '--json')).stdout)).toEqual({ id: key.id, revoked: true });
+    expect(JSON.parse((await cli(env, 'keys', 'revoke', key.id, '--json')).stdout)).toEqual({
+      id: key.id,
+      revoked: true,
+    });
     const after = JSON.parse((await cli(env, 'keys', 'list', '--store', store.id, '--json')).stdout);
     expect(after.data[0].revoked_at).not.toBeNull();
   });
 
   it('refuses unknown scopes, bad modes and unknown stores with a message and a non-zero exit', async () => {
     const store = JSON.parse((await cli(env, 'stores', 'create', '--name', 'S', '--json')).stdout);
-    await expect(cli(env, 'keys', 'create', '--store', store.id, '--mode', 'test', '--scopes', 'products:delete')).rejects.toMatchObject({
+    await expect(
+      cli(env, 'keys', 'create', '--store', store.id, '--mode', 'test', '--scopes', 'products:delete'),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('unknown scope "products:delete"'),
     });
-    await expect(cli(env, 'keys', 'create', '--store', store.id, '--mode', 'prod', '--scopes', 'all')).rejects.toMatchObject({
+    await expect(
+      cli(env, 'keys', 'create', '--store', store.id, '--mode', 'prod', '--scopes', 'all'),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('--mode must be test or live'),
     });
-    await expect(cli(env, 'keys', 'create', '--store', 'nope', '--mode', 'test', '--scopes', 'all')).rejects.toMatchObject({
+    await expect(
+      cli(env, 'keys', 'create', '--store', 'nope', '--mode', 'test', '--scopes', 'all'),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('no store with id nope'),
     });
   });
@@ -64,7 +88,10 @@ describe('storefront CLI (on SQLite)', () => {
   });
 
   it('serve creates the Demo store on an empty database, prints its key once, and stops cleanly on SIGTERM', async () => {
-    const fresh = { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-serve-')), 'serve.sqlite')}`, PORT: '0' };
+    const fresh = {
+      DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-serve-')), 'serve.sqlite')}`,
+      PORT: '0',
+    };
     const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...fresh } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -80,19 +107,16 @@ describe('storefront CLI (on SQLite)', () => {
       });
     });
     const [demoKey, url] = key.split(' ');
-    const res = await fetch(`${url}/api/public/v1/checkouts`, { headers: { authorization: `Bearer ${demoKey}` } });
+    const res = await fetch(`${url}/api/public/v1/checkouts`, {
+      headers: { authorization: `Bearer ${demoKey}` },
+    });
     expect(res.status).toBe(200);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
 
     // A second start finds the store and prints no key.
-    const again = await cli(
-      { ...fresh },
-      'stores',
-      'list',
-      '--json',
-    );
+    const again = await cli({ ...fresh }, 'stores', 'list', '--json');
     expect(JSON.parse(again.stdout).data.map((s: { name: string }) => s.name)).toEqual(['Demo store']);
   });
 });

@@ -28,7 +28,9 @@ describe('configuration from the environment', () => {
     const first = loadConfig({ DATABASE_URL: url }).secret;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({ DATABASE_URL: url }).secret).toBe(first);
-    expect(readFileSync(join(url.slice('sqlite:'.length), '..', 'storefront.secret'), 'utf8').trim()).toBe(first);
+    expect(readFileSync(join(url.slice('sqlite:'.length), '..', 'storefront.secret'), 'utf8').trim()).toBe(
+      first,
+    );
   });
 
   it('parses retry schedules and allowed hosts', () => {

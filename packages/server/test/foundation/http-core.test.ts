@@ -46,11 +46,19 @@ describeEachDatabase('HTTP core', (api) => {
       const envelope = '{"name":"x","settings_json":{"checkout_descricao":""}}';
       const atLimit = envelope.replace('""', `"${'a'.repeat(1024 * 1024 - envelope.length)}"`);
       expect(Buffer.byteLength(atLimit)).toBe(1024 * 1024);
-      const ok = await api.request('POST', '/checkouts', { key, rawBody: atLimit, headers: { 'content-type': 'application/json' } });
+      const ok = await api.request('POST', '/checkouts', {
+        key,
+        rawBody: atLimit,
+        headers: { 'content-type': 'application/json' },
+      });
       // Read and validated (the description is over its own limit), not refused for size.
       expectError(ok, 400, 'invalid_request', 'settings_json.checkout_descricao');
       const over = atLimit.replace('"a', '"aa');
-      const res = await api.request('POST', '/checkouts', { key, rawBody: over, headers: { 'content-type': 'application/json' } });
+      const res = await api.request('POST', '/checkouts', {
+        key,
+        rawBody: over,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 413, 'payload_too_large');
     });
     it('an unknown route is 404 not_found, with or without a key', async () => {
@@ -77,7 +85,9 @@ describeEachDatabase('HTTP core', (api) => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info.version).toBe('1.0.0');
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/checkouts', '/checkouts/{id}', '/checkouts/{id}/archive']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/checkouts', '/checkouts/{id}', '/checkouts/{id}/archive']),
+    );
     expect(res.body.paths['/checkouts'].post.requestBody).toBeDefined();
     expect(res.body.paths['/checkouts'].post.responses['201']).toBeDefined();
   });

@@ -5,8 +5,14 @@ describeEachDatabase('Idempotency-Key', (api) => {
   let key: string;
   let storeId: string;
   const countNamed = async (name: string) =>
-    (await api.db.selectFrom('checkouts').select('id').where('store_id', '=', storeId).where('name', '=', name).execute())
-      .length;
+    (
+      await api.db
+        .selectFrom('checkouts')
+        .select('id')
+        .where('store_id', '=', storeId)
+        .where('name', '=', name)
+        .execute()
+    ).length;
 
   beforeAll(async () => {
     ({ key, storeId } = await api.createStore());
@@ -41,13 +47,21 @@ describeEachDatabase('Idempotency-Key', (api) => {
   });
 
   it('a failed validation is not remembered: the key can then be used with a valid body', async () => {
-    expectError(await api.as(key).post('/checkouts', { name: '' }, { 'idempotency-key': 'k-c' }), 400, 'invalid_request');
-    expect((await api.as(key).post('/checkouts', { name: 'Idem C' }, { 'idempotency-key': 'k-c' })).status).toBe(201);
+    expectError(
+      await api.as(key).post('/checkouts', { name: '' }, { 'idempotency-key': 'k-c' }),
+      400,
+      'invalid_request',
+    );
+    expect(
+      (await api.as(key).post('/checkouts', { name: 'Idem C' }, { 'idempotency-key': 'k-c' })).status,
+    ).toBe(201);
   });
 
   it('keys are 1-255 characters', async () => {
     const long = 'k'.repeat(255);
-    expect((await api.as(key).post('/checkouts', { name: 'Idem D' }, { 'idempotency-key': long })).status).toBe(201);
+    expect(
+      (await api.as(key).post('/checkouts', { name: 'Idem D' }, { 'idempotency-key': long })).status,
+    ).toBe(201);
     expectError(
       await api.as(key).post('/checkouts', { name: 'Idem E' }, { 'idempotency-key': long + 'k' }),
       400,
@@ -59,14 +73,22 @@ describeEachDatabase('Idempotency-Key', (api) => {
 
   it('10 concurrent requests with one key create exactly one row; the rest replay or conflict', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => api.as(key).post('/checkouts', { name: 'Idem race' }, { 'idempotency-key': 'k-race' })),
+      Array.from({ length: 10 }, () =>
+        api.as(key).post('/checkouts', { name: 'Idem race' }, { 'idempotency-key': 'k-race' }),
+      ),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    expect(responses.filter((r) => r.status === 201 && !r.headers.get('idempotent-replayed'))).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 201 && !r.headers.get('idempotent-replayed'))).toHaveLength(
+      1,
+    );
     for (const r of responses.filter((x) => x.status === 409)) expectError(r, 409, 'idempotency_conflict');
     expect(await countNamed('Idem race')).toBe(1);
-    const events = await api.db.selectFrom('events').select('payload').where('store_id', '=', storeId).execute();
+    const events = await api.db
+      .selectFrom('events')
+      .select('payload')
+      .where('store_id', '=', storeId)
+      .execute();
     expect(events.filter((e) => JSON.parse(e.payload).data.object.name === 'Idem race')).toHaveLength(1);
   });
 

@@ -10,11 +10,16 @@ describeEachDatabase('cursor pagination', (api) => {
   beforeAll(async () => {
     ({ key, storeId } = await api.createStore());
     // The default checkout plus 24 more: 25 items.
-    for (let i = 0; i < 24; i += 1) created.push((await api.as(key).post('/checkouts', { name: `C${i}` })).body.id);
+    for (let i = 0; i < 24; i += 1)
+      created.push((await api.as(key).post('/checkouts', { name: `C${i}` })).body.id);
   });
 
   it('walks 25 items in pages of 10, 10 and 5, newest first, with no gap and no repeat', async () => {
-    const pages: Array<{ data: Array<{ id: string; created_at: string }>; has_more: boolean; next_cursor: string | null }> = [];
+    const pages: Array<{
+      data: Array<{ id: string; created_at: string }>;
+      has_more: boolean;
+      next_cursor: string | null;
+    }> = [];
     let cursor: string | null = null;
     do {
       const query: string = `/checkouts?limit=10${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`;
@@ -74,7 +79,12 @@ describeEachDatabase('cursor pagination', (api) => {
       const body = JSON.parse(Buffer.from(payload!, 'base64url').toString());
       body.t = '2000-01-01T00:00:00.000Z';
       const forged = `${Buffer.from(JSON.stringify(body)).toString('base64url')}.${signature}`;
-      expectError(await api.as(key).get(`/checkouts?starting_after=${forged}`), 400, 'invalid_request', 'starting_after');
+      expectError(
+        await api.as(key).get(`/checkouts?starting_after=${forged}`),
+        400,
+        'invalid_request',
+        'starting_after',
+      );
     });
     it("refuses another store's cursor", async () => {
       const other = await api.createStore();
@@ -91,7 +101,12 @@ describeEachDatabase('cursor pagination', (api) => {
         createdAt: '2026-01-01T00:00:00.000Z',
         id: 'x',
       });
-      expectError(await api.as(key).get(`/checkouts?starting_after=${foreign}`), 400, 'invalid_request', 'starting_after');
+      expectError(
+        await api.as(key).get(`/checkouts?starting_after=${foreign}`),
+        400,
+        'invalid_request',
+        'starting_after',
+      );
     });
   });
 });

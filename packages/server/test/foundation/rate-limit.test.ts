@@ -27,7 +27,8 @@ describeEachDatabase(
       const a = await api.createStore();
       const b = await api.createStore();
       let limited = false;
-      for (let i = 0; i < 12 && !limited; i += 1) limited = (await api.as(a.key).get('/checkouts')).status === 429;
+      for (let i = 0; i < 12 && !limited; i += 1)
+        limited = (await api.as(a.key).get('/checkouts')).status === 429;
       expect(limited).toBe(true);
       expect((await api.as(b.key).get('/checkouts')).status).toBe(200);
     });
@@ -56,7 +57,14 @@ describe.skipIf(!REDIS_URL)('rate limiting shared through Redis by two app insta
   it('one key sending to both nodes gets one budget, not two', async () => {
     const { key } = await nodeA.createStore({ name: `redis-${randomBase62(6)}` });
     const sequence = Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? nodeA : nodeB));
-    const statuses = await Promise.all(sequence.map((node) => node.as(key).get('/checkouts').then((r) => r.status)));
+    const statuses = await Promise.all(
+      sequence.map((node) =>
+        node
+          .as(key)
+          .get('/checkouts')
+          .then((r) => r.status),
+      ),
+    );
     const ok = statuses.filter((s) => s === 200).length;
     // Two separate in-process budgets would let 12 through; one shared budget lets 6 (12 if a window turns).
     expect(statuses).toContain(429);
@@ -68,7 +76,10 @@ async function startOn(node: TestApi): Promise<void> {
   const { buildApp } = await import('../../src/app.js');
   const { loadConfig } = await import('../../src/config/config.js');
   node.app = await buildApp({
-    config: { ...loadConfig({ DATABASE_URL: node.database.url, STOREFRONT_SECRET: 'x'.repeat(40) }), rateLimitPerSecond: 6 },
+    config: {
+      ...loadConfig({ DATABASE_URL: node.database.url, STOREFRONT_SECRET: 'x'.repeat(40) }),
+      rateLimitPerSecond: 6,
+    },
     db: node.database.db.kysely,
     redis: (node as unknown as { options: { redis: Redis } }).options.redis,
     logger: false,

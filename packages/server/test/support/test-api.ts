@@ -60,7 +60,11 @@ export class TestApi {
   async start(): Promise<void> {
     this.database = await createTestDatabase(this.dialect);
     const config: Config = {
-      ...loadConfig({ DATABASE_URL: this.database.url, STOREFRONT_SECRET: TEST_SECRET, STOREFRONT_RATE_LIMIT: '100000' }),
+      ...loadConfig({
+        DATABASE_URL: this.database.url,
+        STOREFRONT_SECRET: TEST_SECRET,
+        STOREFRONT_RATE_LIMIT: '100000',
+      }),
       ...this.options.config,
     };
     this.app = await buildApp({
@@ -95,8 +99,14 @@ export class TestApi {
   }
 
   /** `path` is relative to /api/public/v1 unless it starts with `//` (then it is the server root). */
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const url = path.startsWith('//') ? `${this.baseUrl}${path.slice(1)}` : `${this.baseUrl}/api/public/v1${path}`;
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const url = path.startsWith('//')
+      ? `${this.baseUrl}${path.slice(1)}`
+      : `${this.baseUrl}/api/public/v1${path}`;
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers.authorization = `Bearer ${options.key}`;
     let body: string | undefined = options.rawBody;
@@ -161,8 +171,11 @@ export function expectError(
   const context = `${response.status} ${response.text}`;
   if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
   if (!error || error.code !== code) throw new Error(`expected code ${code}, got ${context}`);
-  if (typeof error.message !== 'string' || error.message.length === 0) throw new Error(`no message: ${context}`);
-  if (error.request_id !== response.headers.get('request-id')) throw new Error(`request_id mismatch: ${context}`);
-  if (param !== undefined && error.param !== param) throw new Error(`expected param ${param}, got ${context}`);
+  if (typeof error.message !== 'string' || error.message.length === 0)
+    throw new Error(`no message: ${context}`);
+  if (error.request_id !== response.headers.get('request-id'))
+    throw new Error(`request_id mismatch: ${context}`);
+  if (param !== undefined && error.param !== param)
+    throw new Error(`expected param ${param}, got ${context}`);
   return error;
 }

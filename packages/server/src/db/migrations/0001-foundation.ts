@@ -59,7 +59,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('events_store_listing').on('events').columns(['store_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('events_store_listing')
+    .on('events')
+    .columns(['store_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -73,7 +77,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['store_id', 'key'])
     .execute();
-  await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
+  await db.schema
+    .createIndex('idempotency_keys_expiry')
+    .on('idempotency_keys')
+    .column('expires_at')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
