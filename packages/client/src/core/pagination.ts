@@ -49,7 +49,8 @@ export class Page<Item> implements ListEnvelope<Item>, AsyncIterable<Item> {
  * The first request starts only when it is awaited or iterated, so an unused listing costs nothing
  * and cannot end as an unhandled rejection.
  */
-export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable<Item> {
+export class PagePromise<Item> implements Promise<Page<Item>>, AsyncIterable<Item> {
+  readonly [Symbol.toStringTag] = 'PagePromise';
   readonly #fetchFirst: () => Promise<Page<Item>>;
   #first: Promise<Page<Item>> | undefined;
 

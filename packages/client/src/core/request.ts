@@ -56,15 +56,19 @@ export class RequestCore {
     }
   }
 
-  /** A GET listing, returned as a lazily fetched, pageable PagePromise. */
+  /**
+   * A GET listing, returned as a lazily fetched, pageable PagePromise. `path` may be a function so
+   * that an invalid id surfaces as a rejection, like every other failure, rather than a throw.
+   */
   list<Item>(
-    path: string,
+    path: string | (() => string),
     params: object | undefined,
     options: RequestOptions | undefined,
   ): PagePromise<Item> {
     const fetchPage = async (cursor?: string): Promise<Page<Item>> => {
       const query = cursor === undefined ? params : { ...params, starting_after: cursor };
-      const envelope = await this.request<ListEnvelope<Item>>({ method: 'GET', path, query, options });
+      const url = typeof path === 'string' ? path : path();
+      const envelope = await this.request<ListEnvelope<Item>>({ method: 'GET', path: url, query, options });
       return new Page(envelope, fetchPage);
     };
     return new PagePromise(() => fetchPage());

@@ -6,11 +6,11 @@ import { APIResource } from './resource.js';
 
 /** Purchase-page configurations: `/checkouts`. */
 export class Checkouts extends APIResource {
-  create(params: CheckoutCreateParams, options?: RequestOptions): Promise<Checkout> {
+  async create(params: CheckoutCreateParams, options?: RequestOptions): Promise<Checkout> {
     return this.core.request({ method: 'POST', path: '/checkouts', body: params, options });
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Checkout> {
+  async retrieve(id: string, options?: RequestOptions): Promise<Checkout> {
     return this.core.request({ method: 'GET', path: path`/checkouts/${id}`, options });
   }
 
@@ -19,7 +19,7 @@ export class Checkouts extends APIResource {
   }
 
   /** Archives a checkout; its products fall back to the default one. The default cannot be archived. */
-  archive(id: string, options?: RequestOptions): Promise<Checkout> {
+  async archive(id: string, options?: RequestOptions): Promise<Checkout> {
     return this.core.request({ method: 'POST', path: path`/checkouts/${id}/archive`, options });
   }
 }

@@ -6,7 +6,7 @@ import { APIResource } from './resource.js';
 
 /** Past events, to reconcile what a receiver missed: `/events`. */
 export class Events extends APIResource {
-  retrieve(id: string, options?: RequestOptions): Promise<Event> {
+  async retrieve(id: string, options?: RequestOptions): Promise<Event> {
     return this.core.request({ method: 'GET', path: path`/events/${id}`, options });
   }
 

@@ -7,17 +7,17 @@ import { APIResource } from './resource.js';
 /** Pix charges: `/payments/pix`. */
 export class Pix extends APIResource {
   /** Creates a charge; reusing an `external_id` returns the existing charge instead. */
-  create(params: PixChargeCreateParams, options?: RequestOptions): Promise<PixCharge> {
+  async create(params: PixChargeCreateParams, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'POST', path: '/payments/pix', body: params, options });
   }
 
   /** Fetches a charge by its service id (`pix_…`). */
-  retrieve(id: string, options?: RequestOptions): Promise<PixCharge> {
+  async retrieve(id: string, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'GET', path: path`/payments/pix/${id}`, options });
   }
 
   /** Fetches a charge by the `external_id` you gave it. */
-  retrieveByExternalId(externalId: string, options?: RequestOptions): Promise<PixCharge> {
+  async retrieveByExternalId(externalId: string, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'GET', path: path`/payments/pix/external/${externalId}`, options });
   }
 
@@ -26,7 +26,7 @@ export class Pix extends APIResource {
   }
 
   /** Test keys only: pays a pending charge, creating its sale and the `pix.paid` and `sale.approved` events. */
-  simulatePayment(id: string, options?: RequestOptions): Promise<PixCharge> {
+  async simulatePayment(id: string, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'POST', path: path`/payments/pix/${id}/simulate_payment`, options });
   }
 }

@@ -11,16 +11,16 @@ import { APIResource } from './resource.js';
 
 /** The catalogue: `/products`. */
 export class Products extends APIResource {
-  create(params: ProductCreateParams, options?: RequestOptions): Promise<Product> {
+  async create(params: ProductCreateParams, options?: RequestOptions): Promise<Product> {
     return this.core.request({ method: 'POST', path: '/products', body: params, options });
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Product> {
+  async retrieve(id: string, options?: RequestOptions): Promise<Product> {
     return this.core.request({ method: 'GET', path: path`/products/${id}`, options });
   }
 
   /** Sends only the given fields (PATCH); `{ ativo: true }` reactivates an archived product. */
-  update(id: string, params: ProductUpdateParams, options?: RequestOptions): Promise<Product> {
+  async update(id: string, params: ProductUpdateParams, options?: RequestOptions): Promise<Product> {
     return this.core.request({ method: 'PATCH', path: path`/products/${id}`, body: params, options });
   }
 
@@ -29,7 +29,7 @@ export class Products extends APIResource {
   }
 
   /** Sets `ativo` to false; the product still exists. */
-  archive(id: string, options?: RequestOptions): Promise<Product> {
+  async archive(id: string, options?: RequestOptions): Promise<Product> {
     return this.core.request({ method: 'POST', path: path`/products/${id}/archive`, options });
   }
 }

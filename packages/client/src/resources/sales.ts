@@ -10,12 +10,12 @@ export class Sales extends APIResource {
     return this.core.list('/sales', params, options);
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Sale> {
+  async retrieve(id: string, options?: RequestOptions): Promise<Sale> {
     return this.core.request({ method: 'GET', path: path`/sales/${id}`, options });
   }
 
   /** Refunds an approved sale (simulated in test mode) and emits `sale.refunded`. */
-  refund(id: string, options?: RequestOptions): Promise<Sale> {
+  async refund(id: string, options?: RequestOptions): Promise<Sale> {
     return this.core.request({ method: 'POST', path: path`/sales/${id}/refund`, options });
   }
 }

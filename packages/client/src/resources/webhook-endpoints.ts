@@ -18,15 +18,18 @@ import { APIResource } from './resource.js';
 /** Webhook endpoints and their delivery history: `/webhooks`. */
 export class WebhookEndpoints extends APIResource {
   /** The answer is the only place the signing `secret` ever appears. */
-  create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+  async create(
+    params: WebhookEndpointCreateParams,
+    options?: RequestOptions,
+  ): Promise<WebhookEndpointWithSecret> {
     return this.core.request({ method: 'POST', path: '/webhooks', body: params, options });
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+  async retrieve(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
     return this.core.request({ method: 'GET', path: path`/webhooks/${id}`, options });
   }
 
-  update(
+  async update(
     id: string,
     params: WebhookEndpointUpdateParams,
     options?: RequestOptions,
@@ -39,12 +42,12 @@ export class WebhookEndpoints extends APIResource {
   }
 
   /** Removes the endpoint; its delivery history is kept. */
-  del(id: string, options?: RequestOptions): Promise<DeletedWebhookEndpoint> {
+  async del(id: string, options?: RequestOptions): Promise<DeletedWebhookEndpoint> {
     return this.core.request({ method: 'DELETE', path: path`/webhooks/${id}`, options });
   }
 
   /** Queues a signed `webhook.test` event for this endpoint, which must be `active`. */
-  test(id: string, options?: RequestOptions): Promise<WebhookTest> {
+  async test(id: string, options?: RequestOptions): Promise<WebhookTest> {
     return this.core.request({ method: 'POST', path: path`/webhooks/${id}/test`, options });
   }
 
@@ -54,11 +57,15 @@ export class WebhookEndpoints extends APIResource {
     params?: WebhookDeliveryListParams,
     options?: RequestOptions,
   ): PagePromise<WebhookDelivery> {
-    return this.core.list(path`/webhooks/${id}/deliveries`, params, options);
+    return this.core.list(() => path`/webhooks/${id}/deliveries`, params, options);
   }
 
   /** Sends that delivery's event to the endpoint again, now. */
-  retryDelivery(id: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDeliveryRetry> {
+  async retryDelivery(
+    id: string,
+    deliveryId: string,
+    options?: RequestOptions,
+  ): Promise<WebhookDeliveryRetry> {
     return this.core.request({
       method: 'POST',
       path: path`/webhooks/${id}/deliveries/${deliveryId}/retry`,
