@@ -153,12 +153,10 @@ describeEachDatabase('checkouts', (api) => {
         ['imagem', '#A1B2C3'],
         ['gradiente', null],
       ]) {
-        const res = await api
-          .as(key)
-          .post('/checkouts', {
-            name: tipo,
-            settings_json: { checkout_fundo_tipo: tipo, checkout_fundo_cor: cor },
-          });
+        const res = await api.as(key).post('/checkouts', {
+          name: tipo,
+          settings_json: { checkout_fundo_tipo: tipo, checkout_fundo_cor: cor },
+        });
         expect(res.status).toBe(201);
         expect(res.body.settings_json).toMatchObject({ checkout_fundo_tipo: tipo, checkout_fundo_cor: cor });
       }
