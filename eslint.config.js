@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'bench/results/**', 'docs/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-test/**',
+      '**/node_modules/**',
+      'data/**',
+      'bench/results/**',
+      'docs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
