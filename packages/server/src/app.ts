@@ -11,6 +11,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
 import { paginationPlugin } from './http/pagination.js';
+import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
 import { prefixedId } from './shared/ids.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
       await v1.register(checkoutsRoutes);
+      await v1.register(productsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -5,6 +5,7 @@ import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
+import { linkProductToCheckout, unlinkProductsFromCheckout } from '../products/checkout-links.js';
 import { isUuid } from '../shared/ids.js';
 import { Checkout, toCheckout } from './checkout-object.js';
 import {
@@ -20,6 +21,9 @@ import type { CheckoutSettings } from './settings.js';
 const CreateCheckoutBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S', description: '1-120 characters.' }),
+    product_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A product of the store to link to the new checkout.' }),
+    ),
     settings_json: Type.Optional(CheckoutSettingsInput),
   },
   { additionalProperties: false },
@@ -91,6 +95,8 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
         });
         const object = toCheckout(row);
         await recordEvent(trx, { storeId, type: 'checkout.created', livemode, object });
+        if (request.body.product_id)
+          await linkProductToCheckout(trx, request.auth, request.body.product_id, row.id);
         return object;
       });
       return reply.code(201).send(checkout);
@@ -134,6 +140,7 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
         if (!archived) return toCheckout({ ...row, archived: 1 });
         const object = toCheckout(archived);
         await recordEvent(trx, { storeId, type: 'checkout.archived', livemode, object });
+        await unlinkProductsFromCheckout(trx, request.auth, row.id);
         return object;
       });
     },

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { ProductsTable } from './product-object.js';
+
+/** Every query here is scoped by store: another store's product simply does not exist. */
+export function findProduct(db: Kysely<Database>, storeId: string, id: string) {
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface ProductFilters {
+  ativo?: boolean | undefined;
+  codigo?: string | undefined;
+  slug?: string | undefined;
+}
+
+export function listProductsQuery(db: Kysely<Database>, storeId: string, filters: ProductFilters) {
+  let query = db.selectFrom('products').selectAll().where('store_id', '=', storeId);
+  if (filters.ativo !== undefined) query = query.where('ativo', '=', filters.ativo ? 1 : 0);
+  if (filters.codigo !== undefined) query = query.where('codigo', '=', filters.codigo);
+  if (filters.slug !== undefined) query = query.where('slug', '=', filters.slug);
+  return query;
+}
+
+/** Which of these slugs the store already uses (optionally not counting one product). */
+export async function takenSlugs(
+  db: Kysely<Database>,
+  storeId: string,
+  slugs: string[],
+  exceptId?: string,
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom('products')
+    .select('slug')
+    .where('store_id', '=', storeId)
+    .where('slug', 'in', slugs);
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+  const rows = await query.execute();
+  return new Set(rows.map((row) => row.slug));
+}
+
+export async function insertProduct(db: Kysely<Database>, row: ProductsTable): Promise<void> {
+  await db.insertInto('products').values(row).execute();
+}
+
+/** Applies a change; `updated_at` stays as it is (spec §2.3: it equals `created_at`). */
+export async function updateProduct(
+  db: Kysely<Database>,
+  row: ProductsTable,
+  changes: Partial<ProductsTable>,
+): Promise<ProductsTable> {
+  await db
+    .updateTable('products')
+    .set(changes)
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .execute();
+  return { ...row, ...changes };
+}
+
+/** Archives once: returns the archived row, or null when it already was inactive (so no second event). */
+export async function markInactive(db: Kysely<Database>, row: ProductsTable): Promise<ProductsTable | null> {
+  const result = await db
+    .updateTable('products')
+    .set({ ativo: 0 })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .where('ativo', '=', 1)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n ? { ...row, ativo: 0 } : null;
+}
+
+/** Unlinks every product using a checkout (they fall back to the default one); returns them as now stored. */
+export function unlinkCheckout(
+  db: Kysely<Database>,
+  storeId: string,
+  checkoutId: string,
+): Promise<ProductsTable[]> {
+  return db
+    .updateTable('products')
+    .set({ checkout_id: null })
+    .where('store_id', '=', storeId)
+    .where('checkout_id', '=', checkoutId)
+    .returningAll()
+    .execute();
+}
