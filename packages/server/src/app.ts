@@ -15,6 +15,9 @@ import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
 import { prefixedId } from './shared/ids.js';
+import { eventsRoutes } from './events/events-routes.js';
+import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
+import { webhookEndpointsRoutes } from './webhooks/endpoints-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +74,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
       await v1.register(checkoutsRoutes);
       await v1.register(productsRoutes);
+      await v1.register(webhookEndpointsRoutes);
+      await v1.register(webhookDeliveriesRoutes);
+      await v1.register(eventsRoutes);
     },
     { prefix: API_PREFIX },
   );

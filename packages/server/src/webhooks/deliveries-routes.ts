@@ -1,0 +1,167 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordEvent } from '../events/outbox.js';
+import { invalidRequest, notFound } from '../http/api-error.js';
+import { PageQuery } from '../http/pagination.js';
+import { ListEnvelope, errorResponses } from '../http/schemas.js';
+import { isUuid } from '../shared/ids.js';
+import { DELIVERY_ID_PREFIX, WebhookDelivery, toWebhookDelivery } from './delivery-object.js';
+import { enqueueNow } from './delivery/jobs.js';
+import { toWebhookEndpoint } from './endpoint-object.js';
+import type { WebhookEndpointsTable } from './endpoint-object.js';
+import { findEndpoint } from './endpoints-repository.js';
+import { scopeOf } from './endpoints-routes.js';
+
+const EndpointParams = Type.Object({ id: Type.String() });
+const DeliveryParams = Type.Object({ id: Type.String(), delivery_id: Type.String() });
+const ListDeliveriesQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });
+
+const WebhookTest = Type.Object(
+  {
+    object: Type.Literal('webhook_test'),
+    endpoint_id: Type.String({ format: 'uuid' }),
+    event_id: Type.String({ description: 'The queued `webhook.test` event.' }),
+  },
+  { $id: 'WebhookTest', title: 'Queued test event' },
+);
+
+const WebhookDeliveryRetry = Type.Object(
+  {
+    object: Type.Literal('webhook_delivery_retry'),
+    endpoint_id: Type.String({ format: 'uuid' }),
+    delivery_id: Type.String(),
+    event_id: Type.String({ description: 'The event queued again for this endpoint.' }),
+  },
+  { $id: 'WebhookDeliveryRetry', title: 'Queued resend' },
+);
+
+/** Test sends and manual resends go only to endpoints that currently receive deliveries. */
+function assertActive(row: WebhookEndpointsTable): void {
+  if (row.status !== 'active') {
+    throw invalidRequest(`The webhook endpoint is ${row.status}; only active endpoints receive deliveries.`);
+  }
+}
+
+export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app;
+  const tags = ['Webhook endpoints'];
+
+  async function endpointOr404(request: FastifyRequest, id: string, includeDeleted = false) {
+    const row = isUuid(id) ? await findEndpoint(db, scopeOf(request), id, { includeDeleted }) : undefined;
+    if (!row) throw notFound('webhook endpoint', id);
+    return row;
+  }
+
+  app.post(
+    '/webhooks/:id/test',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        tags,
+        operationId: 'testWebhookEndpoint',
+        summary: 'Queue a signed `webhook.test` event for this endpoint only (it must be active)',
+        params: EndpointParams,
+        response: { 202: WebhookTest, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await endpointOr404(request, request.params.id);
+      assertActive(row);
+      const event = await db.transaction().execute(async (trx) => {
+        const { storeId, livemode } = scopeOf(request);
+        // Nobody can subscribe to webhook.test, so the dispatcher fans it out to no one: this job is its only delivery.
+        const recorded = await recordEvent(trx, {
+          storeId,
+          type: 'webhook.test',
+          livemode,
+          object: toWebhookEndpoint(row),
+        });
+        await enqueueNow(trx, { storeId, endpointId: row.id, eventId: recorded.id });
+        return recorded;
+      });
+      return reply.code(202).send({ object: 'webhook_test', endpoint_id: row.id, event_id: event.id });
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        operationId: 'listWebhookDeliveries',
+        summary: 'The last 20 delivery attempts of an endpoint, newest first (kept after it is deleted)',
+        params: EndpointParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: ListEnvelope(WebhookDelivery), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const row = await endpointOr404(request, request.params.id, true);
+      return app.pagination.list(
+        {
+          listing: `webhook_deliveries:${row.id}`,
+          storeId: row.store_id,
+          limit: request.query.limit ?? 20,
+          startingAfter: request.query.starting_after,
+        },
+        db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('store_id', '=', row.store_id)
+          .where('endpoint_id', '=', row.id),
+        toWebhookDelivery,
+      );
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        tags,
+        operationId: 'retryWebhookDelivery',
+        summary: "Send that delivery's event to the endpoint again, now, as a new attempt",
+        params: DeliveryParams,
+        response: { 202: WebhookDeliveryRetry, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { id, delivery_id: deliveryId } = request.params;
+      const row = await endpointOr404(request, id);
+      const delivery = deliveryId.startsWith(`${DELIVERY_ID_PREFIX}_`)
+        ? await db
+            .selectFrom('webhook_deliveries')
+            .selectAll()
+            .where('store_id', '=', row.store_id)
+            .where('endpoint_id', '=', row.id)
+            .where('id', '=', deliveryId)
+            .executeTakeFirst()
+        : undefined;
+      if (!delivery) throw notFound('webhook delivery', deliveryId);
+      assertActive(row);
+      const { last } = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.max('attempt').as('last'))
+        .where('endpoint_id', '=', row.id)
+        .where('event_id', '=', delivery.event_id)
+        .executeTakeFirstOrThrow();
+      await enqueueNow(db, {
+        storeId: row.store_id,
+        endpointId: row.id,
+        eventId: delivery.event_id,
+        attempts: Number(last ?? delivery.attempt),
+        manual: true,
+      });
+      return reply.code(202).send({
+        object: 'webhook_delivery_retry',
+        endpoint_id: row.id,
+        delivery_id: delivery.id,
+        event_id: delivery.event_id,
+      });
+    },
+  );
+}

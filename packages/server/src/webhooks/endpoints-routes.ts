@@ -1,0 +1,221 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EventType } from '../events/event-types.js';
+import { invalidRequest, notFound } from '../http/api-error.js';
+import { PageQuery } from '../http/pagination.js';
+import { IdParams, ListEnvelope, Nullable, errorResponses } from '../http/schemas.js';
+import { isUuid, newUuid } from '../shared/ids.js';
+import { createSecretBox } from '../shared/secret-box.js';
+import { nowIso } from '../shared/time.js';
+import {
+  EventTypeSchema,
+  StatusSchema,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  toWebhookEndpoint,
+} from './endpoint-object.js';
+import type { WebhookEndpointsTable } from './endpoint-object.js';
+import {
+  MAX_ENDPOINTS_PER_STORE,
+  countStoreEndpoints,
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpointsQuery,
+  updateEndpoint,
+} from './endpoints-repository.js';
+import type { EndpointScope } from './endpoints-repository.js';
+import { generateWebhookSecret } from './signature.js';
+import { checkWebhookUrl } from './url-policy.js';
+
+const UrlField = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'Public https address on port 443 or 8443.',
+  example: 'https://example.com/webhooks/storefront',
+});
+const EventsField = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 100, description: 'At least one.' });
+const DescriptionField = Nullable(Type.String({ maxLength: 500, description: 'Internal label.' }));
+
+const CreateEndpointBody = Type.Object(
+  {
+    url: UrlField,
+    events: EventsField,
+    description: Type.Optional(DescriptionField),
+    status: Type.Optional(Type.Unsafe<'active' | 'paused'>({ type: 'string', enum: ['active', 'paused'] })),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateEndpointBody = Type.Object(
+  {
+    url: Type.Optional(UrlField),
+    events: Type.Optional(EventsField),
+    description: Type.Optional(DescriptionField),
+    status: Type.Optional(StatusSchema),
+  },
+  { additionalProperties: false },
+);
+
+const DeletedEndpoint = Type.Object({
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String({ format: 'uuid' }),
+  deleted: Type.Literal(true),
+});
+
+const ListEndpointsQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });
+
+export const scopeOf = (request: FastifyRequest): EndpointScope => ({
+  storeId: request.auth.storeId,
+  livemode: request.auth.livemode,
+});
+
+/** Same types in the order first given, each once. */
+const foldEvents = (events: EventType[]): EventType[] => [...new Set(events)];
+
+export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config } = app;
+  const secretBox = createSecretBox(config.secret);
+  const tags = ['Webhook endpoints'];
+
+  function acceptedUrl(raw: string): string {
+    const check = checkWebhookUrl(raw, { allowedHosts: config.webhookAllowedHosts });
+    if (!check.ok) throw invalidRequest(`Invalid url: ${check.reason}.`, 'url');
+    return raw;
+  }
+
+  async function endpointOr404(executor: typeof db, request: FastifyRequest, id: string) {
+    const row = isUuid(id) ? await findEndpoint(executor, scopeOf(request), id) : undefined;
+    if (!row) throw notFound('webhook endpoint', id);
+    return row;
+  }
+
+  app.post(
+    '/webhooks',
+    {
+      config: { scope: 'webhooks:manage', idempotent: true },
+      schema: {
+        tags,
+        operationId: 'createWebhookEndpoint',
+        summary: 'Create a webhook endpoint; the answer is the only place its secret appears',
+        body: CreateEndpointBody,
+        response: { 201: WebhookEndpointWithSecret, ...errorResponses(400, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const { storeId, livemode } = scopeOf(request);
+      const url = acceptedUrl(body.url);
+      const id = newUuid();
+      const secret = generateWebhookSecret();
+      const now = nowIso();
+      const row: WebhookEndpointsTable = {
+        id,
+        store_id: storeId,
+        livemode: livemode ? 1 : 0,
+        url,
+        description: body.description ?? null,
+        status: body.status ?? 'active',
+        events: JSON.stringify(foldEvents(body.events)),
+        secret_sealed: secretBox.seal(secret, id),
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        if ((await countStoreEndpoints(trx, storeId)) >= MAX_ENDPOINTS_PER_STORE) {
+          throw invalidRequest(`A store can have at most ${MAX_ENDPOINTS_PER_STORE} webhook endpoints.`);
+        }
+        await insertEndpoint(trx, row);
+      });
+      return reply.code(201).send({ ...toWebhookEndpoint(row), secret });
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints, newest first (never with their secret)',
+        querystring: ListEndpointsQuery,
+        response: { 200: ListEnvelope(WebhookEndpoint), ...errorResponses(400) },
+      },
+    },
+    async (request) =>
+      app.pagination.list(
+        {
+          listing: 'webhook_endpoints',
+          storeId: request.auth.storeId,
+          limit: request.query.limit ?? 20,
+          startingAfter: request.query.starting_after,
+        },
+        listEndpointsQuery(db, scopeOf(request)),
+        toWebhookEndpoint,
+      ),
+  );
+
+  app.get(
+    '/webhooks/:id',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        operationId: 'getWebhookEndpoint',
+        summary: 'Retrieve a webhook endpoint (without its secret)',
+        params: IdParams,
+        response: { 200: WebhookEndpoint, ...errorResponses(404) },
+      },
+    },
+    async (request) => toWebhookEndpoint(await endpointOr404(db, request, request.params.id)),
+  );
+
+  app.patch(
+    '/webhooks/:id',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        tags,
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change the url, description, events or status of a webhook endpoint',
+        params: IdParams,
+        body: UpdateEndpointBody,
+        response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      const url = body.url === undefined ? undefined : acceptedUrl(body.url);
+      return db.transaction().execute(async (trx) => {
+        const row = await endpointOr404(trx, request, request.params.id);
+        const events = body.events && foldEvents(body.events);
+        return toWebhookEndpoint(await updateEndpoint(trx, row, { ...body, url, events }));
+      });
+    },
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        tags,
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint; its delivery history is kept',
+        params: IdParams,
+        response: { 200: DeletedEndpoint, ...errorResponses(404) },
+      },
+    },
+    async (request) =>
+      db.transaction().execute(async (trx) => {
+        const row = await endpointOr404(trx, request, request.params.id);
+        await deleteEndpoint(trx, row);
+        return { object: 'webhook_endpoint' as const, id: row.id, deleted: true as const };
+      }),
+  );
+}
