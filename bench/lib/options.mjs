@@ -1,0 +1,59 @@
+// Command-line options of `npm run bench`: quick (CI-sized) or full mode, and a few filters.
+import { parseArgs } from 'node:util';
+
+const MODES = {
+  // A few seconds per scenario: enough to catch a regression of the order of 2x, not to publish.
+  quick: { warmupSeconds: 1, durationSeconds: 3, seedProducts: 5_000, soakSeconds: 0 },
+  // Real figures: 100k products before measuring, 10 s per run, a 60 s constant-load run.
+  full: { warmupSeconds: 3, durationSeconds: 10, seedProducts: 100_000, soakSeconds: 60 },
+};
+
+const USAGE = `npm run bench -- [--quick] [--only a,b] [--db sqlite,postgres] [--profile] [--log-level info]
+
+  --quick        CI-sized run (3 s per scenario, 5k seeded products, no 60 s run)
+  --only         comma list of scenario names (see bench/README.md)
+  --db           sqlite, postgres or both (postgres needs STOREFRONT_TEST_DATABASE_URL)
+  --profile      run the server under node --cpu-prof; profiles land in bench/results/profiles/
+  --log-level    the server's LOG_LEVEL (default info, as production runs)
+  --connections  concurrent connections (default 50)
+  --no-save      do not write a result file`;
+
+export function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      db: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'log-level': { type: 'string', default: 'info' },
+      connections: { type: 'string', default: '50' },
+      'no-save': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const mode = values.quick ? 'quick' : 'full';
+  const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL || null;
+  const wanted = values.db ? values.db.split(',').map((s) => s.trim()) : ['sqlite', 'postgres'];
+  const databases = wanted.filter((db) => db === 'sqlite' || (db === 'postgres' && pgUrl));
+  const skippedDatabases = wanted.includes('postgres') && !pgUrl ? ['postgres'] : [];
+  return {
+    mode,
+    ...MODES[mode],
+    connections: Number(values.connections),
+    pipelining: 1,
+    // High enough never to cap the load, low enough that the limiter still runs on every request.
+    rateLimit: 1_000_000,
+    only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
+    databases,
+    skippedDatabases,
+    pgUrl,
+    profile: values.profile,
+    logLevel: values['log-level'],
+    save: !values['no-save'],
+  };
+}

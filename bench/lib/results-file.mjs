@@ -1,0 +1,33 @@
+// A JSON record of the run under bench/results/, named by time and mode, so runs can be compared.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, release } from 'node:os';
+import { join } from 'node:path';
+import { repoDir, resultsDir } from './paths.mjs';
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+export function machineInfo() {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? null,
+    memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    platform: `${process.platform} ${release()}`,
+    node: process.version,
+  };
+}
+
+export function saveResults(record) {
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = record.startedAt.replace(/[:.]/g, '-');
+  const file = join(resultsDir, `${stamp}-${record.mode}.json`);
+  writeFileSync(file, JSON.stringify({ ...record, commit: gitCommit() }, null, 2) + '\n');
+  return file;
+}
