@@ -61,3 +61,26 @@ export async function countStores(db: Kysely<Database>): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export interface StoreChanges {
+  name?: string;
+  pixKey?: string;
+  merchantName?: string;
+  merchantCity?: string;
+}
+
+/** Changes only what is given; returns the updated store, or undefined when there is no such store. */
+export async function updateStore(
+  db: Kysely<Database>,
+  id: string,
+  changes: StoreChanges,
+): Promise<StoresTable | undefined> {
+  const set: Partial<StoresTable> = {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.pixKey !== undefined && { pix_key: changes.pixKey }),
+    ...(changes.merchantName !== undefined && { merchant_name: changes.merchantName }),
+    ...(changes.merchantCity !== undefined && { merchant_city: changes.merchantCity }),
+  };
+  if (Object.keys(set).length > 0) await db.updateTable('stores').set(set).where('id', '=', id).execute();
+  return findStore(db, id);
+}
