@@ -14,6 +14,8 @@ import { paginationPlugin } from './http/pagination.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
+import { pixChargesRoutes } from './pix/pix-charges-routes.js';
+import { salesRoutes } from './sales/sales-routes.js';
 import { prefixedId } from './shared/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
@@ -74,6 +76,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
       await v1.register(checkoutsRoutes);
       await v1.register(productsRoutes);
+      await v1.register(pixChargesRoutes);
+      await v1.register(salesRoutes);
       await v1.register(webhookEndpointsRoutes);
       await v1.register(webhookDeliveriesRoutes);
       await v1.register(eventsRoutes);

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as products from './0002-products.js';
 import * as webhooks from './0003-webhooks.js';
+import * as pixSales from './0004-pix-sales.js';
 
 /** Ordered by name; a resource adds its own file here. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-products': products,
   '0003-webhooks': webhooks,
+  '0004-pix-sales': pixSales,
 };

@@ -1,0 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../db/database.js';
+import { fromBool } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
+import { recordEvent } from '../events/outbox.js';
+import { findStore } from '../stores/stores.js';
+import { prefixedId } from '../shared/ids.js';
+import { toCents } from '../shared/money.js';
+import { isoAfter, nowIso } from '../shared/time.js';
+import { renderQrPng } from './brcode/index.js';
+import { Customer, normalizeCustomer } from './customer.js';
+import { Metadata } from './metadata.js';
+import { toPixCharge } from './pix-charge-object.js';
+import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
+import { findChargeByExternalId, insertCharge } from './pix-charges-repository.js';
+import type { ChargeScope } from './pix-charges-repository.js';
+import { pixReceiverFor } from './pix-settings.js';
+import { pixProviderFor } from './providers/index.js';
+
+export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9._:-]{1,100}$';
+
+export const CreatePixChargeBody = Type.Object(
+  {
+    amount: Type.Number({
+      minimum: 0.01,
+      maximum: 1_000_000,
+      multipleOf: 0.01,
+      description: 'BRL, 0.01 to 1,000,000, at most 2 decimals.',
+      example: 22.5,
+    }),
+    description: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 140, description: 'Shown to the payer; 1-140 characters.' }),
+    ),
+    external_id: Type.Optional(
+      Type.String({
+        pattern: EXTERNAL_ID_PATTERN,
+        description:
+          'Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.',
+        example: 'order-1001',
+      }),
+    ),
+    expires_in: Type.Optional(
+      Type.Integer({ minimum: 60, maximum: 604_800, default: 3600, description: 'Seconds, 60 to 604800.' }),
+    ),
+    customer: Type.Optional(Customer),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+export type CreatePixChargeBody = Static<typeof CreatePixChargeBody>;
+
+export interface CreatedCharge {
+  charge: PixCharge;
+  /** False when the external_id was already used: the existing charge is answered, nothing created. */
+  created: boolean;
+}
+
+/**
+ * Creates a charge through the mode's provider, renders its QR once, and stores it with its
+ * `pix.created` event. A reused external_id is settled by the unique index: the losing insert of
+ * a concurrent pair reads and answers the winner's charge.
+ */
+export async function createCharge(
+  db: Kysely<Database>,
+  scope: ChargeScope,
+  body: CreatePixChargeBody,
+): Promise<CreatedCharge> {
+  const customer = body.customer === undefined ? null : normalizeCustomer(body.customer);
+  const provider = pixProviderFor(scope.livemode);
+  const externalId = body.external_id ?? null;
+  // A cheap early answer for a plain retry, sparing the provider call; the index decides races.
+  const existing = externalId === null ? undefined : await findChargeByExternalId(db, scope, externalId);
+  if (existing) return { charge: toPixCharge(existing), created: false };
+
+  const store = await findStore(db, scope.storeId);
+  if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
+  const id = prefixedId('pix');
+  const amountCents = toCents(body.amount);
+  const expiresIn = body.expires_in ?? 3600;
+  const cob = await provider.createCharge({
+    txid: provider.txidFor(id),
+    amountCents,
+    expiresIn,
+    description: body.description ?? null,
+    receiver: pixReceiverFor(store, scope.livemode),
+  });
+  const qr = await renderQrPng(cob.copyPaste);
+  const now = new Date();
+  const row: PixChargesTable = {
+    id,
+    store_id: scope.storeId,
+    livemode: fromBool(scope.livemode),
+    status: 'pending',
+    amount_cents: amountCents,
+    description: body.description ?? null,
+    external_id: externalId,
+    customer: customer === null ? null : JSON.stringify(customer),
+    metadata: body.metadata === undefined ? null : JSON.stringify(body.metadata),
+    txid: cob.txid,
+    copy_paste: cob.copyPaste,
+    qr_code_base64: qr.base64,
+    expires_at: isoAfter(expiresIn * 1000, now),
+    paid_at: null,
+    created_at: now.toISOString(),
+  };
+  try {
+    const charge = await db.transaction().execute(async (trx) => {
+      await insertCharge(trx, row);
+      const object = toPixCharge(row, nowIso());
+      await recordEvent(trx, { ...scope, type: 'pix.created', object });
+      return object;
+    });
+    return { charge, created: true };
+  } catch (error) {
+    if (externalId === null || !isUniqueViolation(error)) throw error;
+    const winner = await findChargeByExternalId(db, scope, externalId);
+    if (!winner) throw error;
+    return { charge: toPixCharge(winner), created: false };
+  }
+}

@@ -1,0 +1,71 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { recordEvent } from '../events/outbox.js';
+import { invalidRequest } from '../http/api-error.js';
+import { toSale } from '../sales/sale-object.js';
+import type { Sale, SalesTable } from '../sales/sale-object.js';
+import { insertSale } from '../sales/sales-repository.js';
+import { newUuid } from '../shared/ids.js';
+import { nowIso } from '../shared/time.js';
+import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
+import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
+import { findCharge, markPaid } from './pix-charges-repository.js';
+import type { ReceivedPix } from './providers/pix-provider.js';
+
+/**
+ * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
+ * created, and `pix.paid` then `sale.approved` are recorded. A charge that is already paid or has
+ * expired is refused with 400 and nothing is written. The received Pix comes from a provider's
+ * callback (the simulated provider's for test keys).
+ */
+export async function payCharge(
+  db: Kysely<Database>,
+  charge: PixChargesTable,
+  received: ReceivedPix,
+): Promise<{ charge: PixCharge; sale: Sale }> {
+  const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    // The payer's bank time decides whether it was paid in time, not when the news reached us.
+    if (!(await markPaid(trx, charge, received.paidAt))) {
+      const current = (await findCharge(trx, scope, charge.id)) ?? charge;
+      throw notPayable(effectiveStatus(current, now));
+    }
+    const paid = toPixCharge({ ...charge, status: 'paid', paid_at: received.paidAt }, now);
+    const saleRow: SalesTable = {
+      id: newUuid(),
+      store_id: charge.store_id,
+      livemode: charge.livemode,
+      status: 'approved',
+      amount_cents: charge.amount_cents,
+      payment_method: 'pix',
+      pix_charge_id: charge.id,
+      pix_end_to_end_id: received.endToEndId,
+      product_id: null,
+      customer: charge.customer,
+      created_at: now,
+      refunded_at: null,
+    };
+    await insertSale(trx, saleRow);
+    const sale = toSale(saleRow);
+    const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
+    await untilAfter(first.created_at);
+    await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale });
+    return { charge: paid, sale };
+  });
+}
+
+function notPayable(status: string) {
+  return status === 'paid'
+    ? invalidRequest('This Pix charge is already paid.')
+    : invalidRequest('This Pix charge has expired and can no longer be paid.');
+}
+
+/**
+ * Events are listed by (created_at, id); two recorded in the same millisecond would sort by their
+ * random ids. Waiting for the clock to move (at most ~1 ms) keeps `sale.approved` after `pix.paid`.
+ */
+async function untilAfter(iso: string): Promise<void> {
+  while (nowIso() <= iso) await sleep(1);
+}

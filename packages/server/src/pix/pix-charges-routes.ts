@@ -1,0 +1,144 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { invalidRequest, notFound } from '../http/api-error.js';
+import { PageQuery } from '../http/pagination.js';
+import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
+import { nowIso } from '../shared/time.js';
+import { CreatePixChargeBody, EXTERNAL_ID_PATTERN, createCharge } from './create-charge.js';
+import { payCharge } from './pay-charge.js';
+import { PIX_CHARGE_ID_PATTERN, PixCharge, PixChargeStatus, toPixCharge } from './pix-charge-object.js';
+import { findCharge, findChargeByExternalId, listChargesQuery } from './pix-charges-repository.js';
+import type { ChargeScope } from './pix-charges-repository.js';
+import { simulatedProvider } from './providers/index.js';
+
+const ListPixChargesQuery = Type.Partial(Type.Object({ ...PageQuery, status: PixChargeStatus }), {
+  additionalProperties: false,
+});
+
+const ExternalIdParams = Type.Object({ externalId: Type.String() });
+const externalIdPattern = new RegExp(EXTERNAL_ID_PATTERN);
+
+export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app;
+  const tags = ['Pix charges'];
+
+  async function chargeOr404(scope: ChargeScope, id: string) {
+    const row = PIX_CHARGE_ID_PATTERN.test(id) ? await findCharge(db, scope, id) : undefined;
+    if (!row) throw notFound('pix_charge', id);
+    return row;
+  }
+
+  app.post(
+    '/payments/pix',
+    {
+      config: { scope: 'pix:write', idempotent: true },
+      schema: {
+        tags,
+        operationId: 'createPixCharge',
+        summary: 'Create a Pix charge; reusing an external_id answers 200 with the existing charge',
+        body: CreatePixChargeBody,
+        response: { 200: PixCharge, 201: PixCharge, ...errorResponses(400, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { charge, created } = await createCharge(db, request.auth, request.body);
+      return reply.code(created ? 201 : 200).send(charge);
+    },
+  );
+
+  app.get(
+    '/payments/pix',
+    {
+      config: { scope: 'pix:read' },
+      schema: {
+        tags,
+        operationId: 'listPixCharges',
+        summary: 'List Pix charges of the key’s mode, newest first, optionally by status',
+        querystring: ListPixChargesQuery,
+        response: { 200: ListEnvelope(PixCharge), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { storeId, livemode } = request.auth;
+      const now = nowIso();
+      return app.pagination.list(
+        {
+          // Per mode, so a test cursor is foreign to the live listing and the reverse.
+          listing: `pix_charges:${livemode ? 'live' : 'test'}`,
+          storeId,
+          limit: request.query.limit ?? 20,
+          startingAfter: request.query.starting_after,
+        },
+        listChargesQuery(db, request.auth, request.query.status, now),
+        (row) => toPixCharge(row, now),
+      );
+    },
+  );
+
+  app.get(
+    '/payments/pix/external/:externalId',
+    {
+      config: { scope: 'pix:read' },
+      schema: {
+        tags,
+        operationId: 'getPixChargeByExternalId',
+        summary: 'Retrieve a Pix charge by your external_id',
+        params: ExternalIdParams,
+        response: { 200: PixCharge, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { externalId } = request.params;
+      const row = externalIdPattern.test(externalId)
+        ? await findChargeByExternalId(db, request.auth, externalId)
+        : undefined;
+      if (!row) throw notFound('pix_charge with external_id', externalId);
+      return toPixCharge(row);
+    },
+  );
+
+  app.get(
+    '/payments/pix/:id',
+    {
+      config: { scope: 'pix:read' },
+      schema: {
+        tags,
+        operationId: 'getPixCharge',
+        summary: 'Retrieve a Pix charge',
+        params: IdParams,
+        response: { 200: PixCharge, ...errorResponses(404) },
+      },
+    },
+    async (request) => toPixCharge(await chargeOr404(request.auth, request.params.id)),
+  );
+
+  app.post(
+    '/payments/pix/:id/simulate_payment',
+    {
+      config: { scope: 'pix:write' },
+      schema: {
+        tags,
+        operationId: 'simulatePixPayment',
+        summary: 'Test keys only: pay a pending charge, creating its sale (pix.paid, then sale.approved)',
+        params: IdParams,
+        response: { 200: PixCharge, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      // The operation itself is invalid for live keys, whatever the id: 400 before any lookup.
+      if (request.auth.livemode) {
+        throw invalidRequest(
+          'simulate_payment is only available to test keys (sk_test_…); live charges are paid by the payer.',
+        );
+      }
+      const row = await chargeOr404(request.auth, request.params.id);
+      // Through the provider's callback shape, the path a live payment notice will take.
+      const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
+      const [received] = simulatedProvider.parseReceivedPix(callback);
+      const { charge } = await payCharge(db, row, received!);
+      return charge;
+    },
+  );
+}

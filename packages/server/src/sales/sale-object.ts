@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { type DbBool, toBool } from '../db/schema.js';
+import { Nullable, Timestamp } from '../http/schemas.js';
+import { Customer } from '../pix/customer.js';
+import { fromCents } from '../shared/money.js';
+
+export type SaleStatus = 'approved' | 'refunded';
+
+export interface SalesTable {
+  id: string;
+  store_id: string;
+  livemode: DbBool;
+  status: SaleStatus;
+  amount_cents: number;
+  payment_method: 'pix';
+  pix_charge_id: string | null;
+  /** The paying Pix's end-to-end id: what a refund (`devolucao`) names. Internal. */
+  pix_end_to_end_id: string | null;
+  product_id: string | null;
+  customer: string | null;
+  created_at: string;
+  refunded_at: string | null;
+}
+
+declare module '../db/schema.js' {
+  interface Tables {
+    sales: SalesTable;
+  }
+}
+
+export const Sale = Type.Object(
+  {
+    object: Type.Literal('sale'),
+    id: Type.String({ format: 'uuid' }),
+    status: Type.Union([Type.Literal('approved'), Type.Literal('refunded')]),
+    amount: Type.Number({ example: 22.5 }),
+    payment_method: Type.Literal('pix'),
+    pix_charge_id: Nullable(Type.String()),
+    product_id: Nullable(Type.String({ format: 'uuid' })),
+    customer: Nullable(Customer),
+    livemode: Type.Boolean(),
+    created_at: Timestamp,
+    refunded_at: Nullable(Timestamp),
+  },
+  { $id: 'Sale', title: 'Sale' },
+);
+
+export type Sale = Static<typeof Sale>;
+
+export function toSale(row: SalesTable): Sale {
+  return {
+    object: 'sale',
+    id: row.id,
+    status: row.status,
+    amount: fromCents(row.amount_cents),
+    payment_method: row.payment_method,
+    pix_charge_id: row.pix_charge_id,
+    product_id: row.product_id,
+    customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
+    livemode: toBool(row.livemode),
+    created_at: row.created_at,
+    refunded_at: row.refunded_at,
+  };
+}

@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../http/api-error.js';
+import { PageQuery } from '../http/pagination.js';
+import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
+import { isUuid } from '../shared/ids.js';
+import { refundSale } from './refund-sale.js';
+import { Sale, toSale } from './sale-object.js';
+import { findSale, listSalesQuery } from './sales-repository.js';
+import type { SaleScope } from './sales-repository.js';
+
+const ListSalesQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });
+
+export async function salesRoutes(parent: FastifyInstance): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app;
+  const tags = ['Sales'];
+
+  async function saleOr404(scope: SaleScope, id: string) {
+    const row = isUuid(id) ? await findSale(db, scope, id) : undefined;
+    if (!row) throw notFound('sale', id);
+    return row;
+  }
+
+  app.get(
+    '/sales',
+    {
+      config: { scope: 'sales:read' },
+      schema: {
+        tags,
+        operationId: 'listSales',
+        summary: 'List sales of the key’s mode, newest first',
+        querystring: ListSalesQuery,
+        response: { 200: ListEnvelope(Sale), ...errorResponses(400) },
+      },
+    },
+    async (request) =>
+      app.pagination.list(
+        {
+          // Per mode, so a test cursor is foreign to the live listing and the reverse.
+          listing: `sales:${request.auth.livemode ? 'live' : 'test'}`,
+          storeId: request.auth.storeId,
+          limit: request.query.limit ?? 20,
+          startingAfter: request.query.starting_after,
+        },
+        listSalesQuery(db, request.auth),
+        toSale,
+      ),
+  );
+
+  app.get(
+    '/sales/:id',
+    {
+      config: { scope: 'sales:read' },
+      schema: {
+        tags,
+        operationId: 'getSale',
+        summary: 'Retrieve a sale',
+        params: IdParams,
+        response: { 200: Sale, ...errorResponses(404) },
+      },
+    },
+    async (request) => toSale(await saleOr404(request.auth, request.params.id)),
+  );
+
+  app.post(
+    '/sales/:id/refund',
+    {
+      config: { scope: 'sales:write' },
+      schema: {
+        tags,
+        operationId: 'refundSale',
+        summary: 'Refund a whole sale (simulated for test keys); a refunded sale cannot be refunded again',
+        params: IdParams,
+        response: { 200: Sale, ...errorResponses(400, 404, 503) },
+      },
+    },
+    async (request) => refundSale(db, await saleOr404(request.auth, request.params.id)),
+  );
+}

@@ -1,0 +1,60 @@
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import type { TestApi } from '../support/test-api.js';
+import { fromBool } from '../../src/db/schema.js';
+import type { PixChargesTable } from '../../src/pix/pix-charge-object.js';
+import { prefixedId } from '../../src/shared/ids.js';
+import { isoAfter, nowIso } from '../../src/shared/time.js';
+
+// jsqr's typings declare `export default` over a UMD bundle; under NodeNext the function is one level down.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+
+/** Decodes a base64 PNG QR code back to its text. */
+export function decodeQr(base64: string): string | undefined {
+  const image = PNG.sync.read(Buffer.from(base64, 'base64'));
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+}
+
+/** The events of a store of one type whose object has this id, oldest first. */
+export async function eventsFor(api: TestApi, storeId: string, objectId: string, type?: string) {
+  let query = api.db.selectFrom('events').selectAll().where('store_id', '=', storeId);
+  if (type) query = query.where('type', '=', type);
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows
+    .map((row) => ({ row, payload: JSON.parse(row.payload) }))
+    .filter((e) => e.payload.data.object.id === objectId);
+}
+
+/** Rows written for a store, to prove a failed request wrote nothing. */
+export async function countRows(api: TestApi, storeId: string) {
+  const count = async (table: 'pix_charges' | 'sales' | 'events') =>
+    (await api.db.selectFrom(table).select('id').where('store_id', '=', storeId).execute()).length;
+  return { charges: await count('pix_charges'), sales: await count('sales'), events: await count('events') };
+}
+
+/**
+ * A live charge written straight to the database: no live provider exists to create one through the
+ * API, and mode separation still has to be shown in both directions.
+ */
+export async function insertLiveCharge(api: TestApi, storeId: string, externalId: string): Promise<string> {
+  const id = prefixedId('pix');
+  const row: PixChargesTable = {
+    id,
+    store_id: storeId,
+    livemode: fromBool(true),
+    status: 'pending',
+    amount_cents: 1000,
+    description: null,
+    external_id: externalId,
+    customer: null,
+    metadata: null,
+    txid: `live${id.slice(4)}`,
+    copy_paste: '000201',
+    qr_code_base64: '',
+    expires_at: isoAfter(3_600_000),
+    paid_at: null,
+    created_at: nowIso(),
+  };
+  await api.db.insertInto('pix_charges').values(row).execute();
+  return id;
+}
