@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 
 export interface RunningService {
@@ -31,6 +32,7 @@ export async function startService(
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(db.kysely).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();
+  const pixExpiry = startExpirySweeper(db.kysely, (err) => app.log.warn({ err }, 'pix expiry sweep failed'));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -45,6 +47,7 @@ export async function startService(
       // Stop accepting, let in-flight requests finish, then release the connections.
       closing ??= (async () => {
         clearInterval(maintenance);
+        await pixExpiry.stop();
         await app.close();
         redis?.disconnect();
         await db.close();

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { recordEvent } from '../events/outbox.js';
+import { nowIso } from '../shared/time.js';
+import { toPixCharge } from './pix-charge-object.js';
+import type { PixChargesTable } from './pix-charge-object.js';
+import { findDueCharges, markExpired } from './pix-charges-repository.js';
+
+const BATCH = 100;
+
+/**
+ * Writes `expired` on every pending charge past `expires_at` and records `pix.expired` for each.
+ * Readers already see such charges as expired; this makes it durable and tells webhooks. Each
+ * charge flips in its own transaction with a conditional update, so several nodes sweeping at once
+ * (or a payment racing the sweep) still give exactly one outcome and one event per charge.
+ * Returns how many charges this call expired.
+ */
+export async function expireDueCharges(db: Kysely<Database>): Promise<number> {
+  const now = nowIso();
+  let expired = 0;
+  for (;;) {
+    const due = await findDueCharges(db, now, BATCH);
+    for (const row of due) if (await expireCharge(db, row, now)) expired++;
+    if (due.length < BATCH) return expired;
+  }
+}
+
+function expireCharge(db: Kysely<Database>, row: PixChargesTable, now: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await markExpired(trx, row.id, now))) return false;
+    await recordEvent(trx, {
+      storeId: row.store_id,
+      livemode: row.livemode === 1,
+      type: 'pix.expired',
+      object: toPixCharge({ ...row, status: 'expired' }, now),
+    });
+    return true;
+  });
+}
+
+export interface Sweeper {
+  /** Stops the timer and waits for a sweep in progress, so the database can be closed after it. */
+  stop(): Promise<void>;
+}
+
+/** Runs `expireDueCharges` every `intervalMs`, never two runs at once; the timer does not hold the process. */
+export function startExpirySweeper(
+  db: Kysely<Database>,
+  onError: (error: unknown) => void,
+  intervalMs = 10_000,
+): Sweeper {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    running ??= expireDueCharges(db)
+      .then(() => undefined, onError)
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
