@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../http/pagination.js';
 import { Nullable } from '../http/schemas.js';
+import { NO_NUL_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;
 /** DESIGN §4: lowercase `a-z0-9` words joined by single dashes. */
@@ -9,12 +10,19 @@ export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
 /** Lengths are in characters: ajv counts code points, so an emoji is one (spec §8). */
 const Text = (maxLength: number) =>
-  Nullable(Type.String({ maxLength, description: `Up to ${maxLength} characters.` }));
+  Nullable(
+    Type.String({ maxLength, pattern: NO_NUL_PATTERN, description: `Up to ${maxLength} characters.` }),
+  );
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 /** The editable fields (spec §4.2). `codigo` is not among them: sending it is an unknown field. */
 const editable = {
-  nome: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S', description: '1-120 characters.' }),
+  nome: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    pattern: VISIBLE_TEXT_PATTERN,
+    description: '1-120 characters, at least one visible.',
+  }),
   preco: Type.Number({
     minimum: 0,
     maximum: 1_000_000,
@@ -58,8 +66,18 @@ export const ListProductsQuery = Type.Partial(
   Type.Object({
     ...PageQuery,
     ativo: Type.Boolean({ description: '`true` or `false`.' }),
-    codigo: Type.String({ minLength: 1, maxLength: 64, description: 'Exact product code.' }),
-    slug: Type.String({ minLength: 1, maxLength: SLUG_MAX_LENGTH, description: 'Exact slug.' }),
+    codigo: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: NO_NUL_PATTERN,
+      description: 'Exact product code.',
+    }),
+    slug: Type.String({
+      minLength: 1,
+      maxLength: SLUG_MAX_LENGTH,
+      pattern: NO_NUL_PATTERN,
+      description: 'Exact slug.',
+    }),
   }),
   { additionalProperties: false },
 );

@@ -22,8 +22,12 @@ export interface WriteContext {
   livemode: boolean;
 }
 
-/** A generated codigo or slug can collide with a concurrent creation; a fresh attempt draws again. */
-const CREATE_ATTEMPTS = 5;
+/**
+ * A generated codigo or slug can collide with a concurrent creation in the same store; the unique
+ * index refuses the loser, whose fresh attempt takes the next free slug. N creations racing for one
+ * name need up to N attempts, so this bounds how many may race before one answers 500 (retryable).
+ */
+const CREATE_ATTEMPTS = 10;
 
 export async function productOr404(
   db: Kysely<Database>,
