@@ -1,0 +1,80 @@
+// Time to create one Pix charge (BR Code + QR PNG + row + pix.created event), in process.
+//
+//   npm run build && node bench/pix-create.mjs [count]   (STOREFRONT_DIST=<dir>/ to use another build)
+//
+// Requests go through Fastify's inject (routing, auth, validation, serialization; no sockets) on a
+// fresh SQLite file, so the figure is the service's own cost per charge. The QR share is measured
+// apart by rendering the returned copy_paste again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const dist = new URL(process.env.STOREFRONT_DIST ?? '../packages/server/dist/', import.meta.url);
+const load = (path) => import(new URL(path, dist).href);
+const { buildApp } = await load('app.js');
+const { loadConfig } = await load('config/config.js');
+const { openDatabase } = await load('db/database.js');
+const { migrateToLatest } = await load('db/migrate.js');
+const { createStore } = await load('stores/stores.js');
+const { createApiKey } = await load('api-keys/api-keys.js');
+const { renderQrPng } = await load('pix/brcode/index.js');
+
+const count = Number(process.argv[2] ?? 500);
+const dir = mkdtempSync(join(tmpdir(), 'sf-bench-'));
+const url = `sqlite:${join(dir, 'bench.sqlite')}`;
+const db = openDatabase(url);
+await migrateToLatest(db.kysely);
+const config = loadConfig({
+  DATABASE_URL: url,
+  STOREFRONT_SECRET: 'bench-secret-bench-secret-bench-secret',
+  STOREFRONT_RATE_LIMIT: '1000000',
+});
+const app = await buildApp({ config, db: db.kysely, logger: false });
+const store = await createStore(db.kysely, { name: 'Padaria São João' });
+const { key } = await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes: ['pix:write'] });
+
+async function createOne(i) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/public/v1/payments/pix',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: {
+      amount: 10 + (i % 1000) / 100,
+      description: 'Pão de queijo',
+      customer: { document: '52998224725' },
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+const stats = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2);
+  return `mean ${(samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(2)} ms, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`;
+};
+
+for (let i = 0; i < 50; i++) await createOne(i); // warm-up: JIT, schema compilers, SQLite pages
+const create = [];
+const qr = [];
+let charge;
+for (let i = 0; i < count; i++) {
+  const start = performance.now();
+  charge = await createOne(i);
+  create.push(performance.now() - start);
+  const qrStart = performance.now();
+  await renderQrPng(charge.pix.copy_paste);
+  qr.push(performance.now() - qrStart);
+}
+
+console.log(`node ${process.version}, ${count} sequential creates on SQLite`);
+console.log(`create (HTTP via inject, QR included): ${stats(create)}`);
+console.log(`  of which QR PNG render:             ${stats(qr)}`);
+console.log(
+  `stored per charge: copy_paste ${charge.pix.copy_paste.length} B, qr_code_base64 ${charge.pix.qr_code_base64.length} B`,
+);
+
+await app.close();
+await db.close();
+rmSync(dir, { recursive: true, force: true });
