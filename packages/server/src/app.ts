@@ -19,6 +19,7 @@ import { salesRoutes } from './sales/sales-routes.js';
 import { prefixedId } from './shared/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
+import { wakeWorkersOnWrite } from './webhooks/delivery/wake.js';
 import { webhookEndpointsRoutes } from './webhooks/endpoints-routes.js';
 
 declare module 'fastify' {
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(paginationPlugin, { secret: deps.config.secret });
       await v1.register(idempotencyPlugin, { db: deps.db });
+      await v1.register(wakeWorkersOnWrite);
 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
       await v1.register(checkoutsRoutes);

@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
+import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -33,6 +34,9 @@ export async function startService(
     purgeExpiredIdempotencyKeys(db.kysely).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();
   const pixExpiry = startExpirySweeper(db.kysely, (err) => app.log.warn({ err }, 'pix expiry sweep failed'));
+  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
+  const worker =
+    config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -49,6 +53,7 @@ export async function startService(
         clearInterval(maintenance);
         await pixExpiry.stop();
         await app.close();
+        await worker?.stop(); // before the database closes: in-flight attempts record their result
         redis?.disconnect();
         await db.close();
       })();

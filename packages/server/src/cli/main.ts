@@ -3,12 +3,14 @@ import { registerKeysCommand } from './keys-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 
 const program = new Command('storefront')
   .description('Storefront: a self-hostable commerce API (configuration comes from the environment)')
   .showHelpAfterError();
 
 registerServeCommand(program);
+registerWorkerCommand(program);
 registerMigrateCommand(program);
 registerStoresCommand(program);
 registerKeysCommand(program);

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { pino } from 'pino';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
+import { loadConfigOrExit } from './context.js';
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      'deliver webhooks apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+    )
+    .action(async () => {
+      const config = loadConfigOrExit();
+      const log = pino({ level: config.logLevel });
+      const db = openDatabase(config.databaseUrl);
+      await migrateToLatest(db.kysely);
+      const worker = startDeliveryWorker({ db: db.kysely, config, log });
+      log.info({ dialect: db.dialect }, 'webhook worker started');
+
+      // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
+      const shutdown = (signal: string) => {
+        log.info({ signal }, 'webhook worker stopping');
+        worker
+          .stop()
+          .then(() => db.close())
+          .then(
+            () => process.exit(0),
+            (err) => {
+              log.error({ err }, 'webhook worker shutdown failed');
+              process.exit(1);
+            },
+          );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    });
+}

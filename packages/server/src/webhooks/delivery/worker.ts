@@ -1,0 +1,172 @@
+import type { Kysely } from 'kysely';
+import type { BaseLogger } from 'pino';
+import type { Config } from '../../config/config.js';
+import type { Database } from '../../db/schema.js';
+import { createSecretBox } from '../../shared/secret-box.js';
+import { nowIso } from '../../shared/time.js';
+import { createWebhookAgent } from '../outbound/agent.js';
+import type { WebhookAgentOptions } from '../outbound/agent.js';
+import { claimDueJobs } from './claim.js';
+import type { ClaimedJob } from './claim.js';
+import { dispatchEvents } from './dispatch.js';
+import { dropJob, recordAttempt, trimHistory } from './record.js';
+import type { AttemptOutcome } from './record.js';
+import { sendDelivery } from './send.js';
+import { onNewEvents } from './wake.js';
+
+export type WorkerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export interface DeliveryWorkerOptions {
+  db: Kysely<Database>;
+  config: Pick<Config, 'secret' | 'webhookRetryScheduleMs' | 'webhookTimeoutMs' | 'webhookAllowedHosts'>;
+  log: WorkerLog;
+  /** Extra TLS trust (a test receiver's certificate); NODE_EXTRA_CA_CERTS works too. */
+  tls?: WebhookAgentOptions['tls'];
+  /** How often the database is polled when idle (default 250 ms). */
+  pollIntervalMs?: number;
+  /** Attempts in flight at once (default 64). */
+  concurrency?: number;
+}
+
+export interface DeliveryWorker {
+  /** Look for work now rather than at the next poll. */
+  wake(): void;
+  /** Stops claiming, lets the attempts in flight finish (each is bounded by the timeout), then returns. */
+  stop(): Promise<void>;
+}
+
+const DISPATCH_BATCH = 500;
+/** How far past the attempt timeout a lease reaches: room to write the result before another worker may retry. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * The delivery engine: outbox → jobs → signed attempts → history. Any number of workers may run
+ * against one PostgreSQL database; every step claims its rows, so no attempt is handed out twice.
+ */
+export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, config, log } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const concurrency = options.concurrency ?? 64;
+  const leaseMs = config.webhookTimeoutMs + LEASE_MARGIN_MS;
+  const secretBox = createSecretBox(config.secret);
+  const agent = createWebhookAgent({
+    allowedHosts: config.webhookAllowedHosts,
+    connectTimeoutMs: config.webhookTimeoutMs,
+    ...(options.tls ? { tls: options.tls } : {}),
+  });
+
+  const inFlight = new Set<Promise<void>>();
+  const touchedEndpoints = new Set<string>();
+  let stopping = false;
+  let woken = false;
+  let wakeUp: (() => void) | null = null;
+
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  async function attempt({ job, endpoint, event }: ClaimedJob): Promise<void> {
+    if (!endpoint || endpoint.deleted_at !== null || endpoint.status !== 'active' || !event) {
+      await dropJob(db, job);
+      return;
+    }
+    const startedAt = nowIso();
+    let result: { ok: boolean; status: number | null; error?: string };
+    try {
+      const secret = secretBox.open(endpoint.secret_sealed, endpoint.id);
+      result = await sendDelivery(
+        agent,
+        { url: endpoint.url, secret, eventId: event.id, payload: event.payload },
+        config.webhookTimeoutMs,
+      );
+    } catch (err) {
+      // The secret no longer opens (STOREFRONT_SECRET changed): unsignable, so a failed attempt.
+      result = { ok: false, status: null, error: (err as Error).message };
+    }
+    const outcome: AttemptOutcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
+    const recorded = await recordAttempt(db, job, event.type, outcome, config.webhookRetryScheduleMs);
+    touchedEndpoints.add(endpoint.id);
+    const context = {
+      endpoint_id: endpoint.id,
+      event_id: event.id,
+      attempt: recorded.attempt,
+      status: result.status,
+    };
+    if (result.ok) log.debug(context, 'webhook delivered');
+    else
+      log.info(
+        { ...context, error: result.error, next_retry_at: recorded.nextRetryAt },
+        'webhook attempt failed',
+      );
+    if (recorded.disabled)
+      log.warn({ endpoint_id: endpoint.id }, 'webhook endpoint disabled after 5 days of failures');
+  }
+
+  function start(claimed: ClaimedJob): void {
+    const running = attempt(claimed)
+      .catch((err) => log.error({ err, job_id: claimed.job.id }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        inFlight.delete(running);
+        // Claim again once half the slots are free: batches of claims, not one query per completion.
+        if (inFlight.size <= concurrency / 2) wake();
+      });
+    inFlight.add(running);
+  }
+
+  /**
+   * One round of work; true when more events are waiting to be fanned out. Due jobs beyond the free
+   * slots need no flag: finishing attempts wake the loop.
+   */
+  async function tick(): Promise<boolean> {
+    const dispatched = await dispatchEvents(db, DISPATCH_BATCH);
+    const free = concurrency - inFlight.size;
+    const claimed = free > 0 ? await claimDueJobs(db, free, leaseMs) : [];
+    claimed.forEach(start);
+    for (const endpointId of touchedEndpoints) {
+      touchedEndpoints.delete(endpointId);
+      await trimHistory(db, endpointId);
+    }
+    return dispatched === DISPATCH_BATCH;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      woken = false;
+      let more = false;
+      try {
+        more = await tick();
+      } catch (err) {
+        log.error({ err }, 'webhook worker round failed; retrying at the next poll');
+      }
+      if (stopping || more || woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = null;
+    }
+  }
+
+  const unsubscribe = onNewEvents(wake);
+  const running = loop();
+
+  let stopped: Promise<void> | null = null;
+  return {
+    wake,
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        unsubscribe();
+        wake();
+        await running;
+        await Promise.all(inFlight);
+        await agent.destroy();
+      })();
+      return stopped;
+    },
+  };
+}
