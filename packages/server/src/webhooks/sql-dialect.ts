@@ -1,7 +1,7 @@
 import { PostgresAdapter } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { QueryExecutor } from 'kysely';
 
 /** Row locks (FOR UPDATE, SKIP LOCKED) exist only on PostgreSQL; SQLite has a single writer instead. */
-export function isPostgres<DB>(db: Kysely<DB>): boolean {
+export function isPostgres(db: { getExecutor(): QueryExecutor }): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
