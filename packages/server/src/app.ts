@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
+import { docsRoutes } from './docs/docs-routes.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import { authPlugin } from './http/auth.js';
@@ -62,10 +63,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(errorsPlugin);
   await app.register(healthRoutes);
+  // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
+  await app.register(openapiPlugin);
+  await app.register(docsRoutes);
 
   await app.register(
     async (v1) => {
-      await v1.register(openapiPlugin);
       await v1.register(authPlugin, { db: deps.db, cacheTtlMs: deps.authCacheTtlMs ?? 2000 });
       await v1.register(rateLimitPlugin, {
         perSecond: deps.config.rateLimitPerSecond,

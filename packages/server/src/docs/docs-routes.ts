@@ -1,0 +1,49 @@
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../http/openapi.js';
+
+export const DOCS_PREFIX = '/docs';
+
+/**
+ * Nothing on the page may come from elsewhere: the service works offline and the reference must too.
+ * Swagger UI sets inline styles from script, hence `'unsafe-inline'` for styles only; images are local
+ * or data: URLs (the logo is inlined by the plugin).
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join('; ');
+
+/**
+ * GET /docs: the interactive API reference (Swagger UI), outside the v1 prefix and without a key.
+ * Its assets are served from the installed package, never a CDN; the validator badge (an external
+ * call) is off. It reads the same document as API clients, `/api/public/v1/openapi.json`.
+ * Requires `openapiPlugin` on a parent instance (it provides `app.swagger()`).
+ */
+export async function docsRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    staticCSP: DOCS_CSP,
+    validatorUrl: false,
+    theme: { title: 'Storefront API reference' },
+    uiConfig: {
+      urls: [{ url: `${API_PREFIX}/openapi.json`, name: 'Storefront API v1 (1.0.0)' }],
+      deepLinking: true,
+      displayOperationId: true,
+      displayRequestDuration: true,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 1,
+      tryItOutEnabled: false,
+      persistAuthorization: false,
+    },
+  });
+}
