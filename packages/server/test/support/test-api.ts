@@ -12,6 +12,7 @@ import type { Config } from '../../src/config/config.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { createStore } from '../../src/stores/stores.js';
+import { contractOf } from './contract.js';
 import { POSTGRES_URL, createTestDatabase } from './test-databases.js';
 import type { TestDatabase } from './test-databases.js';
 
@@ -122,7 +123,10 @@ export class TestApi {
     } catch {
       parsed = null;
     }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    const result = { status: response.status, headers: response.headers, body: parsed as T, text };
+    // Contract: every response must be one the OpenAPI description documents (status, body schema).
+    contractOf(this.app).check(method, url, result);
+    return result;
   }
 
   /** Shorthand bound to one key. */
