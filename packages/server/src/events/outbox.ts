@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { prefixedId } from '../shared/ids.js';
-import { nowIso } from '../shared/time.js';
 import type { AnyEventType } from './event-types.js';
 
 export interface EventsTable {
@@ -34,6 +33,16 @@ export interface NewEvent {
   type: AnyEventType;
   livemode: boolean;
   object: unknown;
+  /**
+   * An event this one must follow: listings and deliveries order by (created_at, id), so a second
+   * event of one change gets a timestamp at least 1 ms after the first instead of a random tie.
+   */
+  after?: StorefrontEvent;
+}
+
+function createdAtFor(after: StorefrontEvent | undefined): string {
+  const now = Date.now();
+  return new Date(after ? Math.max(now, Date.parse(after.created_at) + 1) : now).toISOString();
 }
 
 /**
@@ -45,7 +54,7 @@ export async function recordEvent(trx: Kysely<Database>, input: NewEvent): Promi
     id: prefixedId('evt'),
     object: 'event',
     type: input.type,
-    created_at: nowIso(),
+    created_at: createdAtFor(input.after),
     livemode: input.livemode,
     data: { object: input.object },
   };

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
@@ -50,8 +49,7 @@ export async function payCharge(
     await insertSale(trx, saleRow);
     const sale = toSale(saleRow);
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
-    await untilAfter(first.created_at);
-    await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale });
+    await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };
   });
 }
@@ -60,12 +58,4 @@ function notPayable(status: string) {
   return status === 'paid'
     ? invalidRequest('This Pix charge is already paid.')
     : invalidRequest('This Pix charge has expired and can no longer be paid.');
-}
-
-/**
- * Events are listed by (created_at, id); two recorded in the same millisecond would sort by their
- * random ids. Waiting for the clock to move (at most ~1 ms) keeps `sale.approved` after `pix.paid`.
- */
-async function untilAfter(iso: string): Promise<void> {
-  while (nowIso() <= iso) await sleep(1);
 }
