@@ -29,12 +29,20 @@ export const DOCS_CSP = [
  * call) is off. It reads the same document as API clients, `/api/public/v1/openapi.json`.
  * Requires `openapiPlugin` on a parent instance (it provides `app.swagger()`).
  */
+/** A plain wordmark instead of the plugin's default logo, inlined as a data: URL by the plugin. */
+const LOGO = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">' +
+    '<text x="0" y="28" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">Storefront API</text>' +
+    '</svg>',
+);
+
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     staticCSP: DOCS_CSP,
     validatorUrl: false,
     theme: { title: 'Storefront API reference' },
+    logo: { type: 'image/svg+xml', content: LOGO },
     uiConfig: {
       urls: [{ url: `${API_PREFIX}/openapi.json`, name: 'Storefront API v1 (1.0.0)' }],
       deepLinking: true,

@@ -45,11 +45,12 @@ const ERROR_REF = { $ref: `${COMPONENTS}ErrorEnvelope` };
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Checkouts: 'The visual configuration of purchase pages. Each store has exactly one default checkout.',
   Products: 'The store catalogue.',
-  Webhooks:
+  'Webhook endpoints':
     'HTTPS endpoints that receive signed event notifications (`Service-Signature: t=…,v1=…`), and their delivery history.',
   Events: 'The events the service records and delivers to webhook endpoints.',
-  Pix: 'Instant-payment charges with a BR Code (copy and paste) and its QR code.',
-  Sales: 'Sales created when a charge is paid.',
+  'Pix charges':
+    'Instant-payment charges with a BR Code (copy and paste) and its QR code. Test keys (`sk_test_`) simulate payments.',
+  Sales: 'Sales, created when a charge is paid.',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
