@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../http/pagination.js';
 import { Nullable } from '../http/schemas.js';
-import { NO_NUL_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
+import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;
 /** DESIGN §4: lowercase `a-z0-9` words joined by single dashes. */
@@ -11,7 +11,7 @@ export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 /** Lengths are in characters: ajv counts code points, so an emoji is one (spec §8). */
 const Text = (maxLength: number) =>
   Nullable(
-    Type.String({ maxLength, pattern: NO_NUL_PATTERN, description: `Up to ${maxLength} characters.` }),
+    Type.String({ maxLength, pattern: STORABLE_TEXT_PATTERN, description: `Up to ${maxLength} characters.` }),
   );
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
@@ -69,13 +69,13 @@ export const ListProductsQuery = Type.Partial(
     codigo: Type.String({
       minLength: 1,
       maxLength: 64,
-      pattern: NO_NUL_PATTERN,
+      pattern: STORABLE_TEXT_PATTERN,
       description: 'Exact product code.',
     }),
     slug: Type.String({
       minLength: 1,
       maxLength: SLUG_MAX_LENGTH,
-      pattern: NO_NUL_PATTERN,
+      pattern: STORABLE_TEXT_PATTERN,
       description: 'Exact slug.',
     }),
   }),

@@ -82,6 +82,8 @@ describeEachDatabase('products: listing', (api) => {
       expectError(await api.as(key).get('/products?limit=0'), 400, 'invalid_request', 'limit');
       expectError(await api.as(key).get('/products?limit=101'), 400, 'invalid_request', 'limit');
       expectError(await api.as(key).get('/products?codigo='), 400, 'invalid_request', 'codigo');
+      expectError(await api.as(key).get('/products?codigo=PRD-%00'), 400, 'invalid_request', 'codigo');
+      expectError(await api.as(key).get('/products?slug=a%00'), 400, 'invalid_request', 'slug');
       const checkouts = await api.as(key).get('/checkouts?limit=1');
       await api.as(key).post('/checkouts', { name: 'second' });
       const page = await api.as(key).get('/checkouts?limit=1');

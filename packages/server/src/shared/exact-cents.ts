@@ -1,0 +1,10 @@
+import { fromCents, toCents } from './money.js';
+
+/**
+ * True when the amount is exactly a whole number of cents as JSON carries it: 19.99 passes, 19.999,
+ * 19.99000000001 and 5e-324 do not. A tolerance check (ajv's `multipleOf` with multipleOfPrecision,
+ * or `hasAtMostTwoDecimals`) accepts the last two and the stored cents would silently round them.
+ */
+export function isWholeCents(amount: number): boolean {
+  return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
+}
