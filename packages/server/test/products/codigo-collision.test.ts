@@ -1,4 +1,5 @@
 import { beforeAll, expect, it, vi } from 'vitest';
+import type * as Codigo from '../../src/products/codigo.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { countRows, createProduct, eventsFor } from './support.js';
 
@@ -6,7 +7,7 @@ import { countRows, createProduct, eventsFor } from './support.js';
 const forced = vi.hoisted(() => ({ codes: [] as string[] }));
 
 vi.mock('../../src/products/codigo.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/products/codigo.js')>();
+  const real = await importOriginal<typeof Codigo>();
   return { newCodigo: () => forced.codes.shift() ?? real.newCodigo() };
 });
 
