@@ -9,8 +9,8 @@ import type { WebhookAgentOptions } from '../outbound/agent.js';
 import { claimDueJobs } from './claim.js';
 import type { ClaimedJob } from './claim.js';
 import { dispatchEvents } from './dispatch.js';
-import { dropJob, recordAttempt, trimHistory } from './record.js';
-import type { AttemptOutcome } from './record.js';
+import { dropJobs, trimHistory } from './record.js';
+import { createResultWriter } from './result-writer.js';
 import { sendDelivery } from './send.js';
 import { onNewEvents } from './wake.js';
 
@@ -55,6 +55,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     ...(options.tls ? { tls: options.tls } : {}),
   });
 
+  const results = createResultWriter(db, config.webhookRetryScheduleMs);
   const inFlight = new Set<Promise<void>>();
   const touchedEndpoints = new Set<string>();
   let stopping = false;
@@ -68,7 +69,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   async function attempt({ job, endpoint, event }: ClaimedJob): Promise<void> {
     if (!endpoint || endpoint.deleted_at !== null || endpoint.status !== 'active' || !event) {
-      await dropJob(db, job);
+      await dropJobs(db, [job]);
       return;
     }
     const startedAt = nowIso();
@@ -84,8 +85,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       // The secret no longer opens (STOREFRONT_SECRET changed): unsignable, so a failed attempt.
       result = { ok: false, status: null, error: (err as Error).message };
     }
-    const outcome: AttemptOutcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
-    const recorded = await recordAttempt(db, job, event.type, outcome, config.webhookRetryScheduleMs);
+    const outcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
+    const recorded = await results.record({ job, eventType: event.type, outcome });
     touchedEndpoints.add(endpoint.id);
     const context = {
       endpoint_id: endpoint.id,
