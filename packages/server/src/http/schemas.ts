@@ -10,6 +10,14 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
 }
 
+/**
+ * An amount of BRL with at most 2 decimals (DESIGN §1), stored as integer cents. `x-whole-cents` is
+ * checked exactly by the validator (see validation.ts); `multipleOf` documents it for readers.
+ */
+export function Money(options: { minimum: number; maximum: number; description?: string; example?: number }) {
+  return Type.Number({ ...options, multipleOf: 0.01, 'x-whole-cents': true });
+}
+
 export const Timestamp = Type.String({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' });
 
 export const ErrorEnvelope = Type.Object(

@@ -1,16 +1,27 @@
 import { Ajv } from 'ajv';
 import type { Options } from 'ajv';
+import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isWholeCents } from '../shared/money.js';
 
 const shared: Options = {
   removeAdditional: false, // unknown fields are an error, never silently dropped
   useDefaults: true,
   allErrors: false,
   allowUnionTypes: true, // nullable fields are `type: [T, 'null']`
-  multipleOfPrecision: 6, // `multipleOf: 0.01` on money without float noise
+  multipleOfPrecision: 6, // `multipleOf: 0.01` without float noise (19.99); x-whole-cents is the exact check
   strict: true,
   strictRequired: false,
+};
+
+/** Money fields: exactly a whole number of cents, no float tolerance (see `Money`). */
+const wholeCents: SchemaValidateFunction = (required: boolean, amount: number) => {
+  if (!required || isWholeCents(amount)) return true;
+  wholeCents.errors = [
+    { keyword: 'x-whole-cents', message: 'must have at most 2 decimal places', params: {} },
+  ];
+  return false;
 };
 
 function makeAjv(coerceTypes: boolean): Ajv {
@@ -19,6 +30,13 @@ function makeAjv(coerceTypes: boolean): Ajv {
   // OpenAPI annotations carried by route schemas.
   ajv.addKeyword('example');
   ajv.addKeyword('x-scope');
+  ajv.addKeyword({
+    keyword: 'x-whole-cents',
+    type: 'number',
+    schemaType: 'boolean',
+    errors: true,
+    validate: wholeCents,
+  });
   return ajv;
 }
 

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
+import { Money } from '../http/schemas.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../shared/ids.js';
 import { toCents } from '../shared/money.js';
@@ -23,10 +24,9 @@ export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9._:-]{1,100}$';
 
 export const CreatePixChargeBody = Type.Object(
   {
-    amount: Type.Number({
+    amount: Money({
       minimum: 0.01,
       maximum: 1_000_000,
-      multipleOf: 0.01,
       description: 'BRL, 0.01 to 1,000,000, at most 2 decimals.',
       example: 22.5,
     }),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../http/pagination.js';
-import { Nullable } from '../http/schemas.js';
+import { Money, Nullable } from '../http/schemas.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;
@@ -23,11 +23,9 @@ const editable = {
     pattern: VISIBLE_TEXT_PATTERN,
     description: '1-120 characters, at least one visible.',
   }),
-  preco: Type.Number({
+  preco: Money({
     minimum: 0,
     maximum: 1_000_000,
-    // At most 2 decimals; the validator's multipleOfPrecision absorbs binary float noise (19.99).
-    multipleOf: 0.01,
     description: 'BRL, 0 to 1,000,000, at most 2 decimals.',
   }),
   slug: Type.String({

@@ -5,7 +5,6 @@ import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { isUuid, newUuid } from '../shared/ids.js';
-import { isWholeCents } from '../shared/exact-cents.js';
 import { toCents } from '../shared/money.js';
 import { nowIso } from '../shared/time.js';
 import { retryOnUniqueViolation } from '../shared/unique-retry.js';
@@ -56,16 +55,6 @@ const CREATION_DEFAULTS = {
   delivery_email_body: null,
 } satisfies Partial<ProductsTable>;
 
-/**
- * The schema's `multipleOf: 0.01` tolerates float noise, so it also lets through 19.99000000001 or
- * 5e-324; those have more than 2 decimals too (DESIGN §1) and would be stored rounded, so refuse them.
- */
-function checkPreco(preco: number | undefined): void {
-  if (preco !== undefined && !isWholeCents(preco)) {
-    throw invalidRequest('Invalid parameter preco: must have at most 2 decimal places.', 'preco');
-  }
-}
-
 /** The API fields sent, as the columns that store them. */
 function toColumns(fields: UpdateProductBody): Partial<ProductsTable> {
   const { preco, ativo, order_bump_enabled, ...stored } = fields;
@@ -83,7 +72,6 @@ export async function createProduct(
   body: CreateProductBody,
 ): Promise<Product> {
   const { storeId, livemode } = ctx;
-  checkPreco(body.preco);
   return retryOnUniqueViolation(CREATE_ATTEMPTS, () =>
     db.transaction().execute(async (trx) => {
       await checkStoreRules(trx, storeId, body, null);
@@ -119,7 +107,6 @@ export async function editProduct(
   body: UpdateProductBody,
 ): Promise<Product> {
   const { storeId, livemode } = ctx;
-  checkPreco(body.preco);
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await productOr404(trx, storeId, id);

@@ -7,7 +7,11 @@ export function fromCents(cents: number): number {
   return cents / 100;
 }
 
-/** True when the number has at most two decimals, tolerant of binary float noise (0.1 + 0.2). */
-export function hasAtMostTwoDecimals(amount: number): boolean {
-  return Number.isFinite(amount) && Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
+/**
+ * True when the amount is exactly a whole number of cents as JSON carries it: 19.99 passes; 19.999,
+ * 19.99000000001 and 5e-324 do not. A tolerance check (ajv's `multipleOf` with a precision) accepts
+ * the last two, and the stored cents would silently round them.
+ */
+export function isWholeCents(amount: number): boolean {
+  return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
 }

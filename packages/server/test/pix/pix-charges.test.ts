@@ -146,6 +146,8 @@ describeEachDatabase('pix charges', (api) => {
       ['amount 0', { amount: 0 }, 'amount'],
       ['amount 1000000.01', { amount: 1_000_000.01 }, 'amount'],
       ['amount 1.001', { amount: 1.001 }, 'amount'],
+      ['amount 19.99000000001 (float-close to cents)', { amount: 19.99000000001 }, 'amount'],
+      ['amount 1.0000000001', { amount: 1.0000000001 }, 'amount'],
       ['amount "10"', { amount: '10' }, 'amount'],
       ['amount negative', { amount: -5 }, 'amount'],
       ['amount missing', { description: 'x' }, 'amount'],
