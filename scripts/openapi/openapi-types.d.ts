@@ -564,15 +564,15 @@ export interface components {
      *       "object": "pix_charge",
      *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
      *       "status": "pending",
-     *       "amount": 22.5,
+     *       "amount": 49.9,
      *       "description": "Pedido 1042",
      *       "external_id": "pedido-1042",
      *       "customer": null,
      *       "metadata": {
-     *         "order": "1001"
+     *         "pedido": "1042"
      *       },
      *       "expires_at": "2026-11-22T10:00:00.000Z",
-     *       "paid_at": "2026-11-22T10:00:00.000Z",
+     *       "paid_at": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "pix": {
@@ -650,7 +650,7 @@ export interface components {
      *       "slug": "curso-de-violao",
      *       "descricao": "Do zero ao primeiro show em 8 semanas.",
      *       "imagem": "https://cdn.loja.example.com.br/violao.png",
-     *       "preco": 19.99,
+     *       "preco": 197.9,
      *       "ativo": true,
      *       "checkout_id": null,
      *       "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -713,14 +713,14 @@ export interface components {
      *       "object": "sale",
      *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
      *       "status": "approved",
-     *       "amount": 22.5,
+     *       "amount": 49.9,
      *       "payment_method": "pix",
      *       "pix_charge_id": null,
      *       "product_id": null,
      *       "customer": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
-     *       "refunded_at": "2026-11-22T10:00:00.000Z"
+     *       "refunded_at": null
      *     }
      */
     Sale: {
@@ -769,12 +769,12 @@ export interface components {
      *       "object": "webhook_delivery",
      *       "id": "whd_3k9VqR2mXbT7pLw0sYc4NnHd",
      *       "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe",
-     *       "event_type": "event_type",
+     *       "event_type": "pix.paid",
      *       "attempt": 1,
      *       "response_status": 200,
      *       "delivered_at": "2026-11-22T10:00:00.000Z",
-     *       "failed_at": "2026-11-22T10:00:00.000Z",
-     *       "next_retry_at": "2026-11-22T10:00:00.000Z",
+     *       "failed_at": null,
+     *       "next_retry_at": null,
      *       "created_at": "2026-11-22T10:00:00.000Z"
      *     }
      */
@@ -816,8 +816,8 @@ export interface components {
      * @example {
      *       "object": "webhook_delivery_retry",
      *       "endpoint_id": "305d8a9e-8db5-4726-a3cd-1d4f7aaa8ee8",
-     *       "delivery_id": "delivery_id",
-     *       "event_id": "event_id"
+     *       "delivery_id": "whd_3k9VqR2mXbT7pLw0sYc4NnHd",
+     *       "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe"
      *     }
      */
     WebhookDeliveryRetry: {
@@ -931,7 +931,7 @@ export interface components {
      * @example {
      *       "object": "webhook_test",
      *       "endpoint_id": "f9c29468-6e10-44b1-a940-06a0e34fe4d5",
-     *       "event_id": "event_id"
+     *       "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe"
      *     }
      */
     WebhookTest: {
@@ -1812,15 +1812,15 @@ export interface operations {
            *           "object": "pix_charge",
            *           "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *           "status": "pending",
-           *           "amount": 22.5,
+           *           "amount": 49.9,
            *           "description": "Pedido 1042",
            *           "external_id": "pedido-1042",
            *           "customer": null,
            *           "metadata": {
-           *             "order": "1001"
+           *             "pedido": "1042"
            *           },
            *           "expires_at": "2026-11-22T10:00:00.000Z",
-           *           "paid_at": "2026-11-22T10:00:00.000Z",
+           *           "paid_at": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "pix": {
@@ -1923,12 +1923,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "amount": 22.5,
+         *       "amount": 49.9,
          *       "description": "Pedido 1042",
-         *       "external_id": "order-1001",
+         *       "external_id": "pedido-1042",
          *       "expires_in": 3600,
          *       "metadata": {
-         *         "order": "1001"
+         *         "pedido": "1042"
          *       }
          *     }
          */
@@ -1993,15 +1993,15 @@ export interface operations {
            *       "object": "pix_charge",
            *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *       "status": "pending",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "description": "Pedido 1042",
            *       "external_id": "pedido-1042",
            *       "customer": null,
            *       "metadata": {
-           *         "order": "1001"
+           *         "pedido": "1042"
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
-           *       "paid_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2030,15 +2030,15 @@ export interface operations {
            *       "object": "pix_charge",
            *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *       "status": "pending",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "description": "Pedido 1042",
            *       "external_id": "pedido-1042",
            *       "customer": null,
            *       "metadata": {
-           *         "order": "1001"
+           *         "pedido": "1042"
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
-           *       "paid_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2183,15 +2183,15 @@ export interface operations {
            *       "object": "pix_charge",
            *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *       "status": "pending",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "description": "Pedido 1042",
            *       "external_id": "pedido-1042",
            *       "customer": null,
            *       "metadata": {
-           *         "order": "1001"
+           *         "pedido": "1042"
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
-           *       "paid_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2297,15 +2297,15 @@ export interface operations {
            *       "object": "pix_charge",
            *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *       "status": "pending",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "description": "Pedido 1042",
            *       "external_id": "pedido-1042",
            *       "customer": null,
            *       "metadata": {
-           *         "order": "1001"
+           *         "pedido": "1042"
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
-           *       "paid_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2411,15 +2411,15 @@ export interface operations {
            *       "object": "pix_charge",
            *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
            *       "status": "pending",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "description": "Pedido 1042",
            *       "external_id": "pedido-1042",
            *       "customer": null,
            *       "metadata": {
-           *         "order": "1001"
+           *         "pedido": "1042"
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
-           *       "paid_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2566,7 +2566,7 @@ export interface operations {
            *           "slug": "curso-de-violao",
            *           "descricao": "Do zero ao primeiro show em 8 semanas.",
            *           "imagem": "https://cdn.loja.example.com.br/violao.png",
-           *           "preco": 19.99,
+           *           "preco": 197.9,
            *           "ativo": true,
            *           "checkout_id": null,
            *           "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -2748,7 +2748,7 @@ export interface operations {
            *       "slug": "curso-de-violao",
            *       "descricao": "Do zero ao primeiro show em 8 semanas.",
            *       "imagem": "https://cdn.loja.example.com.br/violao.png",
-           *       "preco": 19.99,
+           *       "preco": 197.9,
            *       "ativo": true,
            *       "checkout_id": null,
            *       "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -2889,7 +2889,7 @@ export interface operations {
            *       "slug": "curso-de-violao",
            *       "descricao": "Do zero ao primeiro show em 8 semanas.",
            *       "imagem": "https://cdn.loja.example.com.br/violao.png",
-           *       "preco": 19.99,
+           *       "preco": 197.9,
            *       "ativo": true,
            *       "checkout_id": null,
            *       "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -3060,7 +3060,7 @@ export interface operations {
            *       "slug": "curso-de-violao",
            *       "descricao": "Do zero ao primeiro show em 8 semanas.",
            *       "imagem": "https://cdn.loja.example.com.br/violao.png",
-           *       "preco": 19.99,
+           *       "preco": 197.9,
            *       "ativo": true,
            *       "checkout_id": null,
            *       "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -3201,7 +3201,7 @@ export interface operations {
            *       "slug": "curso-de-violao",
            *       "descricao": "Do zero ao primeiro show em 8 semanas.",
            *       "imagem": "https://cdn.loja.example.com.br/violao.png",
-           *       "preco": 19.99,
+           *       "preco": 197.9,
            *       "ativo": true,
            *       "checkout_id": null,
            *       "link_acesso": "https://membros.loja.example.com.br/violao",
@@ -3343,14 +3343,14 @@ export interface operations {
            *           "object": "sale",
            *           "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
            *           "status": "approved",
-           *           "amount": 22.5,
+           *           "amount": 49.9,
            *           "payment_method": "pix",
            *           "pix_charge_id": null,
            *           "product_id": null,
            *           "customer": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
-           *           "refunded_at": "2026-11-22T10:00:00.000Z"
+           *           "refunded_at": null
            *         }
            *       ],
            *       "has_more": false,
@@ -3459,14 +3459,14 @@ export interface operations {
            *       "object": "sale",
            *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
            *       "status": "approved",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "payment_method": "pix",
            *       "pix_charge_id": null,
            *       "product_id": null,
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": "2026-11-22T10:00:00.000Z"
+           *       "refunded_at": null
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3565,14 +3565,14 @@ export interface operations {
            *       "object": "sale",
            *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
            *       "status": "approved",
-           *       "amount": 22.5,
+           *       "amount": 49.9,
            *       "payment_method": "pix",
            *       "pix_charge_id": null,
            *       "product_id": null,
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": "2026-11-22T10:00:00.000Z"
+           *       "refunded_at": null
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3817,7 +3817,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "url": "https://example.com/webhooks/storefront",
+         *       "url": "https://loja.example.com.br/webhooks/storefront",
          *       "events": [
          *         "checkout.created"
          *       ],
@@ -4222,7 +4222,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "url": "https://example.com/webhooks/storefront",
+         *       "url": "https://loja.example.com.br/webhooks/storefront",
          *       "description": "Pedido 1042"
          *     }
          */
@@ -4407,12 +4407,12 @@ export interface operations {
            *           "object": "webhook_delivery",
            *           "id": "whd_3k9VqR2mXbT7pLw0sYc4NnHd",
            *           "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe",
-           *           "event_type": "event_type",
+           *           "event_type": "pix.paid",
            *           "attempt": 1,
            *           "response_status": 200,
            *           "delivered_at": "2026-11-22T10:00:00.000Z",
-           *           "failed_at": "2026-11-22T10:00:00.000Z",
-           *           "next_retry_at": "2026-11-22T10:00:00.000Z",
+           *           "failed_at": null,
+           *           "next_retry_at": null,
            *           "created_at": "2026-11-22T10:00:00.000Z"
            *         }
            *       ],
@@ -4536,8 +4536,8 @@ export interface operations {
            * @example {
            *       "object": "webhook_delivery_retry",
            *       "endpoint_id": "305d8a9e-8db5-4726-a3cd-1d4f7aaa8ee8",
-           *       "delivery_id": "delivery_id",
-           *       "event_id": "event_id"
+           *       "delivery_id": "whd_3k9VqR2mXbT7pLw0sYc4NnHd",
+           *       "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe"
            *     }
            */
           'application/json': components['schemas']['WebhookDeliveryRetry'];
@@ -4661,7 +4661,7 @@ export interface operations {
            * @example {
            *       "object": "webhook_test",
            *       "endpoint_id": "f9c29468-6e10-44b1-a940-06a0e34fe4d5",
-           *       "event_id": "event_id"
+           *       "event_id": "evt_8mZ0b2kqP1sXw4TnYc7H1aQe"
            *     }
            */
           'application/json': components['schemas']['WebhookTest'];

@@ -169,7 +169,7 @@ function normalizeSchemas(node: unknown): void {
 
 // --- Examples -----------------------------------------------------------------------------------
 
-/** Realistic values by field name, used when they fit the field's schema. */
+/** Realistic values by field name, used (before a schema's own example) when they fit the field's schema. */
 const NAMED_SAMPLES: Record<string, unknown> = {
   name: 'Checkout Black Friday',
   nome: 'Curso de Violão',
@@ -203,6 +203,15 @@ const NAMED_SAMPLES: Record<string, unknown> = {
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==',
   txid: '9d36b84fc70b478fb95c12729b90ca25',
   metadata: { pedido: '1042' },
+  event_id: 'evt_8mZ0b2kqP1sXw4TnYc7H1aQe',
+  event_type: 'pix.paid',
+  delivery_id: 'whd_3k9VqR2mXbT7pLw0sYc4NnHd',
+  // A fresh pending charge, a first attempt that succeeded, an approved sale.
+  paid_at: null,
+  failed_at: null,
+  next_retry_at: null,
+  refunded_at: null,
+  expires_at: '2026-11-22T11:00:00.000Z',
 };
 
 const SAMPLE_TIME = '2026-11-22T10:00:00.000Z';
@@ -285,8 +294,8 @@ function stringSample(schema: Json, name: string, path: string): string {
 }
 
 /**
- * An example value for a schema: the schema's own `examples`/`example`/`default`, else a realistic
- * sample by field name when it fits, else one built from the type, format and bounds. `full` includes
+ * An example value for a schema: a realistic sample by field name when it fits, else the schema's own
+ * `examples`/`example`/`default`, else one built from the type, format and bounds. `full` includes
  * optional properties (response objects); otherwise only required ones and those with a sample.
  */
 export function exampleOf(
@@ -302,9 +311,9 @@ export function exampleOf(
     const target = resolve(schema.$ref);
     return target ? exampleOf(target, resolve, { ...options, depth: depth + 1 }) : null;
   }
+  if (name in NAMED_SAMPLES && fits(schema, NAMED_SAMPLES[name], resolve)) return NAMED_SAMPLES[name];
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if ('example' in schema) return schema.example;
-  if (name in NAMED_SAMPLES && fits(schema, NAMED_SAMPLES[name], resolve)) return NAMED_SAMPLES[name];
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('default' in schema) return schema.default;
   for (const key of ['anyOf', 'oneOf'] as const) {

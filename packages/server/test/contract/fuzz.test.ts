@@ -23,7 +23,7 @@ import type { Schema } from './arbitraries.js';
  */
 
 const RUNS = Number(process.env.STOREFRONT_FUZZ_RUNS ?? 40);
-const TIME_BUDGET_MS = Number(process.env.STOREFRONT_FUZZ_MS_PER_OPERATION ?? 1500);
+const TIME_BUDGET_MS = Number(process.env.STOREFRONT_FUZZ_MS_PER_OPERATION ?? 2000);
 const DOCUMENT: Schema = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url)), 'utf8'),
 );
