@@ -1,14 +1,17 @@
 // One scenario, side by side: the bare baseline answering as many JSON bytes, then the server.
 import { request } from './http.mjs';
 import { runLoad } from './load.mjs';
-import { peakRssBytes, resetPeakRss, toMb, watchOtherCpu } from './proc-stats.mjs';
+import { peakRssBytes, resetPeakRss, toMb, watchCpu } from './proc-stats.mjs';
 
 /** A warm-up run (JIT, caches, connection pools), then the measured run. */
 async function warmThenMeasure(load, options, pid) {
   if (options.warmupSeconds > 0) await runLoad({ ...load, durationSeconds: options.warmupSeconds });
-  const otherCpu = watchOtherCpu([pid, process.pid]);
+  const cpu = watchCpu(pid, [pid, process.pid]);
   const result = await runLoad({ ...load, durationSeconds: options.durationSeconds });
-  return { ...result, otherCpuPct: otherCpu() };
+  const { cpuSeconds, otherCpuPct } = cpu();
+  // CPU per request barely depends on how busy the machine is, unlike requests per second.
+  const cpuUsPerRequest = result.total > 0 ? Math.round((cpuSeconds * 1e6) / result.total) : null;
+  return { ...result, otherCpuPct, cpuUsPerRequest };
 }
 
 /** One request of the scenario, to learn the status and the size of its JSON answer. */

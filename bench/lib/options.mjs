@@ -3,9 +3,15 @@ import { parseArgs } from 'node:util';
 
 const MODES = {
   // A few seconds per scenario: enough to catch a regression of the order of 2x, not to publish.
-  quick: { warmupSeconds: 1, durationSeconds: 3, seedProducts: 5_000, soakSeconds: 0 },
+  quick: { warmupSeconds: 1, durationSeconds: 3, seedProducts: 5_000, soakSeconds: 0, quietWaitSeconds: 0 },
   // Real figures: 100k products before measuring, 10 s per run, a 60 s constant-load run.
-  full: { warmupSeconds: 3, durationSeconds: 10, seedProducts: 100_000, soakSeconds: 60 },
+  full: {
+    warmupSeconds: 3,
+    durationSeconds: 10,
+    seedProducts: 100_000,
+    soakSeconds: 60,
+    quietWaitSeconds: 120,
+  },
 };
 
 const USAGE = `npm run bench -- [--quick] [--only a,b] [--db sqlite,postgres] [--profile] [--log-level info]
@@ -16,6 +22,11 @@ const USAGE = `npm run bench -- [--quick] [--only a,b] [--db sqlite,postgres] [-
   --profile      run the server under node --cpu-prof; profiles land in bench/results/profiles/
   --log-level    the server's LOG_LEVEL (default info, as production runs)
   --connections  concurrent connections (default 50)
+  --duration     seconds per measured run, overriding the mode's
+  --no-baseline  measure the server only (for profiling: the profile then holds no idle baseline turns)
+  --quiet-wait   before each scenario, wait up to this many seconds for other processes to use under
+                 20% of the CPU (default 120 in full mode, 0 in quick mode)
+  --server       another build's bin/storefront.js, to compare a change against the current build
   --no-save      do not write a result file`;
 
 export function parseOptions(argv) {
@@ -29,6 +40,10 @@ export function parseOptions(argv) {
       'log-level': { type: 'string', default: 'info' },
       connections: { type: 'string', default: '50' },
       'no-save': { type: 'boolean', default: false },
+      'no-baseline': { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      'quiet-wait': { type: 'string' },
+      server: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -44,6 +59,10 @@ export function parseOptions(argv) {
   return {
     mode,
     ...MODES[mode],
+    ...(values.duration ? { durationSeconds: Number(values.duration) } : {}),
+    ...(values['quiet-wait'] ? { quietWaitSeconds: Number(values['quiet-wait']) } : {}),
+    baseline: !values['no-baseline'],
+    serverBin: values.server ?? null,
     connections: Number(values.connections),
     pipelining: 1,
     // High enough never to cap the load, low enough that the limiter still runs on every request.

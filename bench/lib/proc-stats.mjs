@@ -42,18 +42,24 @@ function processTicks(pid) {
 }
 
 /**
- * Starts watching the CPU; the returned function gives the share of the machine's CPU spent by
- * processes other than `pids` since then, in percent. Other engineers' builds and tests on a shared
- * machine show up here, and so do PostgreSQL's own processes.
+ * Starts watching the CPU; the returned function gives, since then: the CPU seconds `target` used,
+ * and the share of the machine's CPU (percent) spent by processes other than `own` (the target and
+ * the bench itself). Other engineers' builds and tests on a shared machine show up in that share,
+ * and so do PostgreSQL's own processes.
  */
-export function watchOtherCpu(pids) {
-  const ownAt = () => pids.reduce((sum, pid) => sum + processTicks(pid), 0);
+export function watchCpu(target, own) {
+  const hz = 100; // USER_HZ, the unit of /proc/<pid>/stat and /proc/stat on Linux
+  const ownAt = () => own.reduce((sum, pid) => sum + processTicks(pid), 0);
   const start = machineTicks();
   const ownStart = ownAt();
+  const targetStart = processTicks(target);
   return () => {
     const end = machineTicks();
     const total = end.total - start.total;
     const other = end.busy - start.busy - (ownAt() - ownStart);
-    return total > 0 ? Math.max(0, Math.round((other / total) * 100)) : null;
+    return {
+      cpuSeconds: (processTicks(target) - targetStart) / hz,
+      otherCpuPct: total > 0 ? Math.max(0, Math.round((other / total) * 100)) : null,
+    };
   };
 }

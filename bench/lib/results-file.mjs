@@ -5,11 +5,17 @@ import { cpus, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import { repoDir, resultsDir } from './paths.mjs';
 
-function gitCommit() {
+const git = (...args) => execFileSync('git', args, { cwd: repoDir, encoding: 'utf8' }).trim();
+
+/** The commit measured, and whether the server's sources differed from it (a shared working tree). */
+function gitState() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, encoding: 'utf8' }).trim();
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      serverSourcesModified: git('status', '--porcelain', '--', 'packages/server/src') !== '',
+    };
   } catch {
-    return null;
+    return { commit: null, serverSourcesModified: null };
   }
 }
 
@@ -28,6 +34,6 @@ export function saveResults(record) {
   mkdirSync(resultsDir, { recursive: true });
   const stamp = record.startedAt.replace(/[:.]/g, '-');
   const file = join(resultsDir, `${stamp}-${record.mode}.json`);
-  writeFileSync(file, JSON.stringify({ ...record, commit: gitCommit() }, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify({ ...record, ...gitState() }, null, 2) + '\n');
   return file;
 }

@@ -7,9 +7,12 @@ import { measureBaseline, measureServer, sampleOf } from './measure.mjs';
 import { resultsDir } from './paths.mjs';
 import { MIXED, SCENARIOS, missingRoutes } from './scenarios.mjs';
 import { startStorefront } from './servers.mjs';
+import { waitForQuiet } from './quiet.mjs';
 import { soak } from './soak.mjs';
 
 const log = (message) => console.error(`bench: ${message}`);
+
+const quiet = (options) => waitForQuiet({ maxPct: 20, maxWaitSeconds: options.quietWaitSeconds, log });
 
 const selected = (options, scenario) => !options.only || options.only.includes(scenario.name);
 
@@ -27,9 +30,10 @@ function row(scenario, db, fields) {
 async function measureOne({ scenario, ctx, server, baseline, options }) {
   const note = scenario.prepare ? await scenario.prepare(ctx) : null;
   const next = scenario.make(ctx);
+  await quiet(options);
   const sample = await sampleOf(server.url, next);
   log(`${scenario.name}: baseline (${sample.bytes} bytes, ${sample.status})`);
-  const base = await measureBaseline({ baseline, sample, options });
+  const base = options.baseline ? await measureBaseline({ baseline, sample, options }) : {};
   log(`${scenario.name}: server`);
   const result = await measureServer({ server, next, options });
   return row(scenario, ctx.db, {
@@ -41,6 +45,11 @@ async function measureOne({ scenario, ctx, server, baseline, options }) {
     baselineP99: base.p99,
     baselinePeakRssMb: base.peakRssMb,
     baselineOtherCpuPct: base.otherCpuPct,
+    baselineCpuUsPerRequest: base.cpuUsPerRequest,
+    cpuRatio:
+      base.cpuUsPerRequest > 0
+        ? Math.round((base.cpuUsPerRequest / result.cpuUsPerRequest) * 100) / 100
+        : null,
     ratio: base.rps > 0 ? Math.round((result.rps / base.rps) * 100) / 100 : null,
   });
 }
@@ -48,9 +57,11 @@ async function measureOne({ scenario, ctx, server, baseline, options }) {
 /** Mixed: its maximum first, then 50% of it through `overallRate`, p99 being the figure. */
 async function measureMixed({ ctx, server, options }) {
   await MIXED.prepare(ctx);
+  await quiet(options);
   log('mixed: maximum');
   const max = await measureServer({ server, next: MIXED.make(ctx), options });
   const overallRate = Math.max(1, Math.round(max.rps / 2));
+  await quiet(options);
   log(`mixed: at 50% of maximum (${overallRate} req/s)`);
   const half = await measureServer({ server, next: MIXED.make(ctx), options, overallRate });
   return {
@@ -72,10 +83,11 @@ export async function runDatabase({ kind, options, baseline, runId }) {
   const database = await prepareDatabase({ kind, pgUrl: options.pgUrl, seedCount: options.seedProducts });
   log(`${kind}: seeded ${database.productIds.length} products in ${database.seedMs} ms`);
   const profileDir = options.profile ? join(resultsDir, 'profiles', `${runId}-${kind}`) : null;
-  const server = await startStorefront({ database, options, profileDir });
   const rows = [];
   let soakResult = null;
+  let server = null;
   try {
+    server = await startStorefront({ database, options, profileDir });
     const openapi = await requestJson(`${server.api}/openapi.json`);
     const ctx = {
       db: kind,
@@ -95,7 +107,12 @@ export async function runDatabase({ kind, options, baseline, runId }) {
         continue;
       }
       try {
-        rows.push(await measureOne({ scenario, ctx, server, baseline, options }));
+        const measured = await measureOne({ scenario, ctx, server, baseline, options });
+        log(
+          `${scenario.name}: ${measured.rps} req/s (baseline ${measured.baselineRps ?? '—'}), ` +
+            `p99 ${measured.p99} ms, ${measured.cpuUsPerRequest} CPU µs/req, other CPU ${measured.otherCpuPct}%`,
+        );
+        rows.push(measured);
       } catch (error) {
         rows.push(row(scenario, kind, { status: 'failed', reason: error.message.slice(0, 200) }));
       }
@@ -108,6 +125,7 @@ export async function runDatabase({ kind, options, baseline, runId }) {
         const mixed = await measureMixed({ ctx, server, options });
         rows.push(...mixed.rows);
         if (options.soakSeconds > 0) {
+          await quiet(options);
           log(`soak: ${options.soakSeconds} s at ${mixed.overallRate} req/s, RSS every second`);
           soakResult = await soak({
             server,
@@ -120,7 +138,7 @@ export async function runDatabase({ kind, options, baseline, runId }) {
       }
     }
   } finally {
-    await server.stop();
+    await server?.stop();
     if (profileDir) log(`${kind}: CPU profile in ${profileDir} (read it with node bench/profile-top.mjs)`);
     await database.cleanup();
   }

@@ -28,7 +28,7 @@ export async function startStorefront({ database, options, profileDir }) {
   }
   const url = `http://127.0.0.1:${port}`;
   const child = await startNodeProcess({
-    script: serverBin,
+    script: options.serverBin ?? serverBin,
     args: ['serve'],
     nodeArgs,
     env,
