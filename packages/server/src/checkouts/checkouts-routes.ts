@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
+import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { linkProductToCheckout, unlinkProductsFromCheckout } from '../products/checkout-links.js';
 import { isUuid } from '../shared/ids.js';
@@ -20,7 +21,12 @@ import type { CheckoutSettings } from './settings.js';
 
 const CreateCheckoutBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S', description: '1-120 characters.' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 120,
+      pattern: VISIBLE_TEXT_PATTERN,
+      description: '1-120 characters.',
+    }),
     product_id: Type.Optional(
       Type.String({ format: 'uuid', description: 'A product of the store to link to the new checkout.' }),
     ),

@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../http/schemas.js';
+import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
-const Url = Type.String({ maxLength: 1000, pattern: '^https?://' });
+const Url = Type.String({ maxLength: 1000, pattern: '^https?://[^\\u0000\\ud800-\\udfff]*$' });
+const Text = (maxLength: number) => Type.String({ maxLength, pattern: STORABLE_TEXT_PATTERN });
+const VisibleText = (maxLength: number) =>
+  Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT_PATTERN });
 const Color = Type.String({ pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$', example: '#F5F5F5' });
 
 /** The visual keys of a checkout (spec §2.2); the only keys accepted. Bounds are DESIGN-level choices. */
@@ -12,10 +16,10 @@ export const CheckoutSettings = Type.Object(
     checkout_logo_url: Nullable(Url),
     checkout_banner_enabled: Type.Boolean(),
     checkout_banner_url: Nullable(Url),
-    checkout_titulo: Type.String({ minLength: 1, maxLength: 120 }),
-    checkout_subtitulo: Nullable(Type.String({ maxLength: 200 })),
-    checkout_descricao: Nullable(Type.String({ maxLength: 2000 })),
-    checkout_garantia: Type.String({ minLength: 1, maxLength: 120 }),
+    checkout_titulo: VisibleText(120),
+    checkout_subtitulo: Nullable(Text(200)),
+    checkout_descricao: Nullable(Text(2000)),
+    checkout_garantia: VisibleText(120),
     checkout_selos_enabled: Type.Boolean(),
     checkout_cupom_enabled: Type.Boolean(),
     checkout_fundo_tipo: Type.Union([Type.Literal('cor'), Type.Literal('imagem'), Type.Literal('gradiente')]),

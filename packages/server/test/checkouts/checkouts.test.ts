@@ -114,6 +114,8 @@ describeEachDatabase('checkouts', (api) => {
         'name',
       );
       expectError(await api.as(key).post('/checkouts', {}), 400, 'invalid_request', 'name');
+      expectError(await api.as(key).post('/checkouts', { name: 'a\u0000' }), 400, 'invalid_request', 'name');
+      expectError(await api.as(key).post('/checkouts', { name: '   ' }), 400, 'invalid_request', 'name');
       expectError(await api.as(key).post('/checkouts', { name: 5 }), 400, 'invalid_request', 'name');
     });
   });
@@ -129,6 +131,9 @@ describeEachDatabase('checkouts', (api) => {
       ['checkout_titulo', ''],
       ['checkout_logo_url', 'ftp://x'],
       ['checkout_selos_enabled', 1],
+      // PostgreSQL text cannot hold U+0000; it is refused up front on both databases.
+      ['checkout_descricao', 'a\u0000b'],
+      ['checkout_logo_url', 'https://x/\u0000'],
     ];
     for (const [name, value] of bad) {
       it(`rejects ${name}=${JSON.stringify(value)} naming the param, and writes nothing`, async () => {
