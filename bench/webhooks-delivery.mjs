@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,7 +61,7 @@ async function runReceiver() {
   });
   process.on('message', (msg) => {
     if (msg === 'stats') {
-      process.send({ requests, badSignatures, distinct: firstSeen.size });
+      process.send({ requests, badSignatures, distinct: firstSeen.size, cpu: process.cpuUsage() });
     } else if (msg === 'firstSeen') {
       process.send({ firstSeen: [...firstSeen] });
     }
@@ -168,6 +168,8 @@ async function runBench() {
         }
       });
     }
+    const receiverCpuBefore = (await ask('stats')).cpu;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     let worker = startDeliveryWorker(workerOptions);
     let stats;
@@ -176,6 +178,10 @@ async function runBench() {
       stats = await ask('stats');
     } while (stats.distinct < total);
     const seconds = (performance.now() - started) / 1000;
+    // CPU per delivery, independent of how busy the machine is: the worker and the receiver each.
+    const cpuMicros = (u, before) => u.user + u.system - before.user - before.system;
+    const workerCpuUs = cpuMicros(process.cpuUsage(), cpuBefore) / total;
+    const receiverCpuUs = cpuMicros(stats.cpu, receiverCpuBefore) / total;
     await worker.stop();
 
     // Latency: events through the API at a steady rate; the API's write hook wakes the worker.
@@ -225,6 +231,9 @@ async function runBench() {
             deliveries: total,
             seconds: round(seconds),
             deliveries_per_second: Math.round(total / seconds),
+            worker_cpu_us_per_delivery: Math.round(workerCpuUs),
+            receiver_cpu_us_per_delivery: Math.round(receiverCpuUs),
+            load_average: os.loadavg().map(round),
           },
           latency_ms: {
             events: latencies.length,
