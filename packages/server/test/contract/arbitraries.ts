@@ -73,7 +73,7 @@ function numberArbitrary(schema: Schema, integer: boolean): Arbitrary<number> {
   const max: number =
     schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : MAX_INT);
   if (integer) return fc.integer({ min: Math.ceil(min), max: Math.floor(max) });
-  if (schema.multipleOf === 0.01) {
+  if (schema.multipleOf === 0.01 || schema['x-whole-cents'] === true) {
     return fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((cents) => cents / 100);
   }
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
@@ -191,6 +191,9 @@ export function invalidMutations(schema: Schema, resolve: Resolve): Mutation[] {
         kind: `above maximum ${key}`,
         apply: (body) => ({ ...body, [key]: property.maximum + 1 }),
       });
+    }
+    if (property.multipleOf === 0.01 || property['x-whole-cents'] === true) {
+      mutations.push({ kind: `fraction of a cent ${key}`, apply: (body) => ({ ...body, [key]: 19.999 }) });
     }
     if (typeof property.minimum === 'number') {
       mutations.push({

@@ -203,13 +203,11 @@ describeEachDatabase(
         { weight: 3, arbitrary: validBody.map((value) => ({ kind: 'valid', value, invalid: false })) },
         {
           weight: 5,
-          arbitrary: fc
-            .tuple(validBody, fc.constantFrom(...mutations))
-            .map(([value, mutation]) => ({
-              kind: mutation.kind,
-              value: mutation.apply(value),
-              invalid: true,
-            })),
+          arbitrary: fc.tuple(validBody, fc.constantFrom(...mutations)).map(([value, mutation]) => ({
+            kind: mutation.kind,
+            value: mutation.apply(value),
+            invalid: true,
+          })),
         },
         { weight: 1, arbitrary: malformed },
       );

@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../src/http/openapi.js';
+import { isWholeCents } from '../../src/shared/money.js';
 
 /**
  * Holds every response the HTTP test suite receives to the OpenAPI description the service publishes:
@@ -74,6 +75,13 @@ export class ContractValidator {
   constructor(readonly document: Json) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true, validateFormats: true });
     addFormats.default(this.ajv);
+    // The service's own keyword for money (src/http/validation.ts): answers must be whole cents too.
+    this.ajv.addKeyword({
+      keyword: 'x-whole-cents',
+      type: 'number',
+      schemaType: 'boolean',
+      validate: (enabled: boolean, value: number) => !enabled || isWholeCents(value),
+    });
     this.ajv.addSchema(
       { $id: COMPONENTS_ID, $defs: rewriteRefs(document.components?.schemas ?? {}) },
       COMPONENTS_ID,
