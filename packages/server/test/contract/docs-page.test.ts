@@ -37,6 +37,14 @@ describe('GET /docs', () => {
     expect(init.text).toContain('validatorUrl: null');
   });
 
+  // CI sets STOREFRONT_REQUIRE_CHROMIUM=1 so that a missing browser fails instead of skipping.
+  it.runIf(!available && process.env.STOREFRONT_REQUIRE_CHROMIUM === '1')(
+    `needs ${CHROMIUM} (STOREFRONT_REQUIRE_CHROMIUM=1)`,
+    () => {
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    },
+  );
+
   describe.skipIf(!available)(
     available ? 'in headless Chromium' : `in headless Chromium (skipped: ${CHROMIUM} is not installed)`,
     () => {
