@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start (DESIGN §2). */
 export interface Config {
@@ -103,13 +104,6 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((part) => parseDuration('STOREFRONT_WEBHOOK_RETRY_SCHEDULE', part));
 
-  const allowedHosts = new Set(
-    (env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS ?? '')
-      .split(',')
-      .map((host) => host.trim().toLowerCase())
-      .filter((host) => host !== ''),
-  );
-
   return {
     port: integerIn(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -120,7 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerSecond: integerIn(env, 'STOREFRONT_RATE_LIMIT', 100, 1, 1_000_000),
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integerIn(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    webhookAllowedHosts: allowedHosts,
+    webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

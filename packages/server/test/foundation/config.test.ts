@@ -37,10 +37,10 @@ describe('configuration from the environment', () => {
     const config = loadConfig({
       DATABASE_URL: sqlite(),
       STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '100ms, 2s,1m',
-      STOREFRONT_WEBHOOK_ALLOWED_HOSTS: 'Localhost, 127.0.0.1',
+      STOREFRONT_WEBHOOK_ALLOWED_HOSTS: 'Localhost, 127.0.0.1,[::1],hooks.example.com.',
     });
     expect(config.webhookRetryScheduleMs).toEqual([100, 2000, 60000]);
-    expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1']);
+    expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1', '::1', 'hooks.example.com']);
   });
 
   const bad: Array<[string, Record<string, string>]> = [
