@@ -545,8 +545,22 @@ export interface components {
       id: string;
       /** @enum {string} */
       object: 'event';
-      /** @example pix.paid */
-      type: string;
+      /**
+       * @example pix.paid
+       * @enum {string}
+       */
+      type:
+        | 'checkout.created'
+        | 'checkout.archived'
+        | 'product.created'
+        | 'product.updated'
+        | 'product.archived'
+        | 'pix.created'
+        | 'pix.paid'
+        | 'pix.expired'
+        | 'sale.approved'
+        | 'sale.refunded'
+        | 'webhook.test';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -785,7 +799,22 @@ export interface components {
       id: string;
       /** @example evt_8mZ0b2kqP1sXw4TnYc7H1aQe */
       event_id: string;
-      event_type: string;
+      /**
+       * @example pix.paid
+       * @enum {string}
+       */
+      event_type:
+        | 'checkout.created'
+        | 'checkout.archived'
+        | 'product.created'
+        | 'product.updated'
+        | 'product.archived'
+        | 'pix.created'
+        | 'pix.paid'
+        | 'pix.expired'
+        | 'sale.approved'
+        | 'sale.refunded'
+        | 'webhook.test';
       /** @description 1 for the first attempt, then 2, 3… for retries. */
       attempt: number;
       /** @description null when no response arrived (timeout, refused). */
@@ -1564,7 +1593,18 @@ export interface operations {
         /** @description Opaque cursor: the `next_cursor` of the previous page. */
         starting_after?: string;
         /** @description Only events of this type. */
-        type?: string;
+        type?:
+          | 'checkout.created'
+          | 'checkout.archived'
+          | 'product.created'
+          | 'product.updated'
+          | 'product.archived'
+          | 'pix.created'
+          | 'pix.paid'
+          | 'pix.expired'
+          | 'sale.approved'
+          | 'sale.refunded'
+          | 'webhook.test';
       };
       header?: never;
       path?: never;

@@ -22,6 +22,9 @@ export interface EventObjects {
 
 export type EventType = keyof EventObjects;
 
+/** What an endpoint can subscribe to: `webhook.test` is sent only by the test operation. */
+export type SubscribableEventType = Exclude<EventType, 'webhook.test'>;
+
 interface EventOf<Type extends EventType> {
   /** Starts with `evt_`; deduplicate deliveries by it. */
   id: string;
@@ -35,4 +38,7 @@ interface EventOf<Type extends EventType> {
 /** An event; checking `type` narrows `data.object` to the matching resource. */
 export type Event = { [Type in EventType]: EventOf<Type> }[EventType];
 
-export type EventListParams = ListParams;
+export interface EventListParams extends ListParams {
+  /** Only events of this type. */
+  type?: EventType;
+}

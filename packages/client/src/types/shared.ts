@@ -2,7 +2,7 @@
 export type Timestamp = string;
 
 /** Free-form keys attached by the caller. */
-export type Metadata = Record<string, unknown>;
+export type Metadata = Record<string, string>;
 
 /** Query parameters common to every listing (spec §4.5). */
 export interface ListParams {

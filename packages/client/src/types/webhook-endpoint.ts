@@ -1,4 +1,4 @@
-import type { EventType } from './event.js';
+import type { EventType, SubscribableEventType } from './event.js';
 import type { ListParams, Timestamp } from './shared.js';
 
 export type WebhookEndpointStatus = 'active' | 'paused' | 'disabled';
@@ -10,7 +10,7 @@ export interface WebhookEndpoint {
   url: string;
   description: string | null;
   status: WebhookEndpointStatus;
-  events: EventType[];
+  events: SubscribableEventType[];
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -25,7 +25,7 @@ export interface WebhookEndpointCreateParams {
   /** Public https address on port 443 or 8443. */
   url: string;
   /** At least one event type. */
-  events: EventType[];
+  events: SubscribableEventType[];
   description?: string | null;
   status?: 'active' | 'paused';
 }
@@ -33,7 +33,7 @@ export interface WebhookEndpointCreateParams {
 export interface WebhookEndpointUpdateParams {
   url?: string;
   description?: string | null;
-  events?: EventType[];
+  events?: SubscribableEventType[];
   status?: WebhookEndpointStatus;
 }
 

@@ -1,3 +1,5 @@
+import { Type } from '@sinclair/typebox';
+
 /** The event catalogue (DESIGN §4). `webhook.test` is sent only by the test operation. */
 export const EVENT_TYPES = [
   'checkout.created',
@@ -14,3 +16,20 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 export type AnyEventType = EventType | 'webhook.test';
+
+/**
+ * The catalogue as schemas: an `enum` rather than a union of literals, so a wrong value gets one
+ * readable error and the OpenAPI document and clients see the exact set.
+ */
+export const EventTypeSchema = Type.Unsafe<EventType>({
+  type: 'string',
+  enum: [...EVENT_TYPES],
+  description: 'An event type of the catalogue.',
+});
+
+/** Any event that can exist, `webhook.test` included (listings, deliveries). */
+export const AnyEventTypeSchema = Type.Unsafe<AnyEventType>({
+  type: 'string',
+  enum: [...EVENT_TYPES, 'webhook.test'],
+  example: 'pix.paid',
+});

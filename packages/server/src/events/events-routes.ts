@@ -6,11 +6,13 @@ import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { Event } from './event-object.js';
 import type { EventsTable } from './outbox.js';
+import { AnyEventTypeSchema } from './event-types.js';
+import type { AnyEventType } from './event-types.js';
 
 const ListEventsQuery = Type.Partial(
   Type.Object({
     ...PageQuery,
-    type: Type.String({ minLength: 1, maxLength: 100, description: 'Only events of this type.' }),
+    type: Type.Unsafe<AnyEventType>({ ...AnyEventTypeSchema, description: 'Only events of this type.' }),
   }),
   { additionalProperties: false },
 );

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { AnyEventTypeSchema } from '../events/event-types.js';
+import type { AnyEventType } from '../events/event-types.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 
 /** One row per delivery attempt (spec 2.5); only the last HISTORY_LIMIT per endpoint are kept. */
@@ -31,7 +33,7 @@ export const WebhookDelivery = Type.Object(
     object: Type.Literal('webhook_delivery'),
     id: Type.String({ example: 'whd_3k9VqR2mXbT7pLw0sYc4NnHd' }),
     event_id: Type.String({ example: 'evt_8mZ0b2kqP1sXw4TnYc7H1aQe' }),
-    event_type: Type.String(),
+    event_type: AnyEventTypeSchema,
     attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt, then 2, 3… for retries.' }),
     response_status: Nullable(
       Type.Integer({ description: 'null when no response arrived (timeout, refused).' }),
@@ -50,7 +52,8 @@ export function toWebhookDelivery(row: WebhookDeliveriesTable): WebhookDelivery 
     object: 'webhook_delivery',
     id: row.id,
     event_id: row.event_id,
-    event_type: row.event_type,
+    // Copied from the outbox, which only ever records types of the catalogue.
+    event_type: row.event_type as AnyEventType,
     attempt: row.attempt,
     response_status: row.response_status,
     delivered_at: row.delivered_at,

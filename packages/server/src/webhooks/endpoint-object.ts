@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { DbBool } from '../db/schema.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { EventTypeSchema } from '../events/event-types.js';
 import type { EventType } from '../events/event-types.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 
@@ -31,13 +31,6 @@ declare module '../db/schema.js' {
     webhook_endpoints: WebhookEndpointsTable;
   }
 }
-
-/** An `enum` rather than a union of literals, so a wrong value gets one readable error. */
-export const EventTypeSchema = Type.Unsafe<EventType>({
-  type: 'string',
-  enum: [...EVENT_TYPES],
-  description: 'An event type of the catalogue.',
-});
 
 export const StatusSchema = Type.Unsafe<EndpointStatus>({ type: 'string', enum: [...ENDPOINT_STATUSES] });
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EventTypeSchema } from '../events/event-types.js';
 import type { EventType } from '../events/event-types.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
@@ -9,7 +10,6 @@ import { isUuid, newUuid } from '../shared/ids.js';
 import { createSecretBox } from '../shared/secret-box.js';
 import { nowIso } from '../shared/time.js';
 import {
-  EventTypeSchema,
   StatusSchema,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
