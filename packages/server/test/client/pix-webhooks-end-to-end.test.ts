@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Storefront, WebhookVerificationError, verifyWebhook } from '../../../client/src/index.js';
-import type { DeliveryWorker } from '../../src/webhooks/delivery/worker.js';
-import { startHttpsReceiver } from '../support/https-receiver.js';
-import type { HttpsReceiver } from '../support/https-receiver.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import {
   allowedHosts,
   eventually,
   requestsTo,
-  startTestWorker,
+  useReceiverAndWorker,
   uniqueUrl,
 } from '../webhooks/delivery-harness.js';
 
@@ -19,20 +16,10 @@ import {
 describeEachDatabase(
   'Pix payment to a verified webhook, end to end',
   (api) => {
-    let receiver: HttpsReceiver;
-    let worker: DeliveryWorker;
-
-    beforeAll(async () => {
-      receiver = await startHttpsReceiver({ port: 8443 });
-      allowedHosts.add(receiver.host);
-      worker = startTestWorker(api, receiver);
-    });
-    afterAll(async () => {
-      await worker?.stop();
-      await receiver?.close();
-    });
+    const delivery = useReceiverAndWorker(api);
 
     it('delivers pix.paid then sale.approved, signed, and verifyWebhook returns each event', async () => {
+      const receiver = delivery.receiver();
       const { key } = await api.createStore();
       const client = new Storefront({ apiKey: key, baseUrl: api.baseUrl });
       const url = uniqueUrl(receiver);

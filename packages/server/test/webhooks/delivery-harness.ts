@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import type { DeliveryWorker, WorkerLog } from '../../src/webhooks/delivery/worker.js';
+import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import type { TestApi } from '../support/test-api.js';
 
@@ -28,6 +29,25 @@ export function startTestWorker(
     log: silentLog,
     tls: { ca: receiver.ca },
   });
+}
+
+/**
+ * For a suite: a real HTTPS receiver on 127.x.y.z:8443 (allowed as a webhook host) and a delivery
+ * worker sending to it, started before the suite's tests and stopped after them.
+ */
+export function useReceiverAndWorker(api: TestApi): { receiver(): HttpsReceiver; worker(): DeliveryWorker } {
+  let receiver: HttpsReceiver | undefined;
+  let worker: DeliveryWorker | undefined;
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver({ port: 8443 });
+    allowedHosts.add(receiver.host);
+    worker = startTestWorker(api, receiver);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+  });
+  return { receiver: () => receiver!, worker: () => worker! };
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after `timeoutMs`. */

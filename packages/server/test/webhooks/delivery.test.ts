@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/outbox.js';
 import { jobRow } from '../../src/webhooks/delivery/jobs.js';
-import type { DeliveryWorker } from '../../src/webhooks/delivery/worker.js';
-import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import {
@@ -12,7 +10,7 @@ import {
   eventually,
   expectValidSignature,
   requestsTo,
-  startTestWorker,
+  useReceiverAndWorker,
   uniqueUrl,
 } from './delivery-harness.js';
 
@@ -33,20 +31,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describeEachDatabase(
   'webhook delivery to a real HTTPS receiver',
   (api) => {
+    const delivery = useReceiverAndWorker(api);
     let receiver: HttpsReceiver;
-    let worker: DeliveryWorker;
     let key: string;
     let storeId: string;
     let url: string;
 
-    beforeAll(async () => {
-      receiver = await startHttpsReceiver({ port: 8443 });
-      allowedHosts.add(receiver.host);
-      worker = startTestWorker(api, receiver);
-    });
-    afterAll(async () => {
-      await worker?.stop();
-      await receiver?.close();
+    beforeAll(() => {
+      receiver = delivery.receiver();
     });
 
     /** Each test gets a store and a receiver path of its own. */
