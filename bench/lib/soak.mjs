@@ -5,19 +5,22 @@ import { rssBytes, toMb } from './proc-stats.mjs';
 
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
+/** Load at this rate for `WARMUP_SECONDS` before sampling: the heap regrowing after an idle pause is not growth. */
+const WARMUP_SECONDS = 10;
+
 export async function soak({ server, next, options, overallRate, seconds }) {
+  const common = {
+    origin: server.url,
+    next,
+    connections: options.connections,
+    pipelining: options.pipelining,
+  };
+  await runLoad({ ...common, durationSeconds: WARMUP_SECONDS, overallRate });
   const samples = [];
   const timer = setInterval(() => samples.push(rssBytes(server.pid)), 1000);
   let load;
   try {
-    load = await runLoad({
-      origin: server.url,
-      next,
-      connections: options.connections,
-      pipelining: options.pipelining,
-      durationSeconds: seconds,
-      overallRate,
-    });
+    load = await runLoad({ ...common, durationSeconds: seconds, overallRate });
   } finally {
     clearInterval(timer);
   }
@@ -26,6 +29,7 @@ export async function soak({ server, next, options, overallRate, seconds }) {
   const lastMb = toMb(mean(samples.slice(-window)));
   return {
     seconds,
+    warmupSeconds: WARMUP_SECONDS,
     overallRate,
     load,
     rssSamplesMb: samples.map(toMb),
