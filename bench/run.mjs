@@ -55,7 +55,8 @@ for (const s of soaks) {
   s.missed = missed;
   console.log(
     `${s.db}: ${s.seconds} s at ${s.overallRate} req/s (mixed): RSS ${s.first10sMb} MB (first 10 s) → ` +
-      `${s.last10sMb} MB (last 10 s), growth ${s.growthMb} MB, p99 ${s.load.p99} ms, ` +
+      `${s.last10sMb} MB (last 10 s), growth ${s.growthMb} MB (min ${s.minMb}, max ${s.maxMb}), ` +
+      `p99 ${s.load.p99} ms, ` +
       `errors ${s.load.errors}/${s.load.non2xx}: ${missed.length === 0 ? 'met' : `NO: ${missed.join(', ')}`}`,
   );
 }

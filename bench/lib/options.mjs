@@ -27,6 +27,7 @@ const USAGE = `npm run bench -- [--quick] [--only a,b] [--db sqlite,postgres] [-
   --quiet-wait   before each scenario, wait up to this many seconds for other processes to use under
                  20% of the CPU (default 120 in full mode, 0 in quick mode)
   --server       another build's bin/storefront.js, to compare a change against the current build
+  --soak         seconds of the constant-load run (default 60 in full mode, 0 = none in quick mode)
   --no-save      do not write a result file`;
 
 export function parseOptions(argv) {
@@ -44,6 +45,7 @@ export function parseOptions(argv) {
       duration: { type: 'string' },
       'quiet-wait': { type: 'string' },
       server: { type: 'string' },
+      soak: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -61,6 +63,7 @@ export function parseOptions(argv) {
     ...MODES[mode],
     ...(values.duration ? { durationSeconds: Number(values.duration) } : {}),
     ...(values['quiet-wait'] ? { quietWaitSeconds: Number(values['quiet-wait']) } : {}),
+    ...(values.soak ? { soakSeconds: Number(values.soak) } : {}),
     baseline: !values['no-baseline'],
     serverBin: values.server ?? null,
     connections: Number(values.connections),

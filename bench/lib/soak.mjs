@@ -36,5 +36,8 @@ export async function soak({ server, next, options, overallRate, seconds }) {
     first10sMb: firstMb,
     last10sMb: lastMb,
     growthMb: Math.round((lastMb - firstMb) * 10) / 10,
+    // A GC sawtooth (steady rise, then a drop at a major collection) can hide in, or fake, the above.
+    minMb: toMb(Math.min(...samples)),
+    maxMb: toMb(Math.max(...samples)),
   };
 }
