@@ -60,8 +60,8 @@ for (const s of soaks) {
       `errors ${s.load.errors}/${s.load.non2xx}: ${missed.length === 0 ? 'met' : `NO: ${missed.join(', ')}`}`,
   );
 }
-if (options.mode === 'quick')
-  console.log('quick mode: figures are indicative only; the 60 s run is skipped.');
+if (options.mode === 'quick') console.log('quick mode: figures are indicative only.');
+if (options.soakSeconds === 0) console.log('no constant-load run (full mode has one; or --soak <seconds>).');
 
 if (options.save) {
   const file = saveResults({
