@@ -4,6 +4,14 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 
 import { VERSION } from '../src/index.js';
+import type * as ClientSource from '../src/index.js';
+
+/**
+ * The built package, loaded by name at run time. A variable specifier keeps the typecheck from
+ * needing dist/ (it runs before the build); the shape is the source's.
+ */
+const PACKAGE_NAME = '@storefront/client';
+type ClientModule = typeof ClientSource;
 
 // Runs from dist-test/test/, so the package root is two levels up; `npm test` builds dist/ first.
 const packageRoot = new URL('../../', import.meta.url);
@@ -27,14 +35,14 @@ describe('the built package', () => {
   });
 
   it('loads as an ES module with import', async () => {
-    const esm = await import('@storefront/client');
+    const esm = (await import(PACKAGE_NAME)) as ClientModule;
     assert.equal(typeof esm.Storefront, 'function');
     assert.equal(typeof esm.verifyWebhook, 'function');
     assert.notEqual(esm.Storefront, require('@storefront/client').Storefront, 'two separate builds');
   });
 
   it('recognises errors from the other build in isApiError and isTimeout', async () => {
-    const esm = await import('@storefront/client');
+    const esm = (await import(PACKAGE_NAME)) as ClientModule;
     const cjs = require('@storefront/client');
     assert.equal(esm.isTimeout(new cjs.TimeoutError(5)), true);
     const init = {
