@@ -52,6 +52,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     requestIdHeader: false, // a client-sent id is never trusted as ours
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // One access line per request (below) instead of Fastify's two: logging was a quarter of a GET's CPU.
+    disableRequestLogging: true,
     ajv: { customOptions: { strict: false } },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -60,6 +62,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
   });
   await app.register(errorsPlugin);
   await app.register(healthRoutes);
