@@ -6,6 +6,7 @@ import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
+import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
 import { errorsPlugin } from './http/errors.js';
 import { healthRoutes } from './http/health-routes.js';
@@ -52,8 +53,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     requestIdHeader: false, // a client-sent id is never trusted as ours
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
-    // One access line per request (below) instead of Fastify's two: logging was a quarter of a GET's CPU.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     ajv: { customOptions: { strict: false } },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -62,17 +62,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
   });
   await app.register(errorsPlugin);
   await app.register(healthRoutes);
