@@ -27,7 +27,7 @@ const { values: opts } = parseArgs({
     events: { type: 'string', default: '20000' },
     'latency-events': { type: 'string', default: '1000' },
     'latency-rate': { type: 'string', default: '100' },
-    concurrency: { type: 'string', default: '64' },
+    concurrency: { type: 'string', default: '128' },
   },
 });
 

@@ -24,7 +24,7 @@ export interface DeliveryWorkerOptions {
   tls?: WebhookAgentOptions['tls'];
   /** How often the database is polled when idle (default 250 ms). */
   pollIntervalMs?: number;
-  /** Attempts in flight at once (default 64). */
+  /** Attempts in flight at once (default 128: on 2 cores PostgreSQL needed 128 to pass 2,000 deliveries/s). */
   concurrency?: number;
 }
 
@@ -48,7 +48,7 @@ const NUDGE_GAP_MS = 25;
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, config, log } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? 128;
   const leaseMs = config.webhookTimeoutMs + LEASE_MARGIN_MS;
   const secretBox = createSecretBox(config.secret);
   const agent = createWebhookAgent({
