@@ -40,7 +40,7 @@ async function createOne(i) {
     url: '/api/public/v1/payments/pix',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     payload: {
-      amount: 10 + (i % 1000) / 100,
+      amount: (1000 + (i % 1000)) / 100, // from whole cents: 10 + 0.29 would be 10.290000000000001
       description: 'Pão de queijo',
       customer: { document: '52998224725' },
     },
