@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
-import { countRows, createProduct, productRow } from './support.js';
+import { createProduct, expectRefusedOnCreateAndPatch, productRow } from './support.js';
 
 /** Spec §8, in characters: [field, minimum, maximum, nullable]. */
 const LENGTHS: Array<[string, number, number, boolean]> = [
@@ -26,23 +26,8 @@ describeEachDatabase('products: rules and limits', (api) => {
   });
 
   /** Every rejected body fails the same on create and on PATCH, naming the param, writing nothing. */
-  async function expectRejected(body: Record<string, unknown>, param: string) {
-    const [products, events] = [
-      await countRows(api, 'products', storeId),
-      await countRows(api, 'events', storeId),
-    ];
-    const before = await productRow(api, target.id);
-    expectError(
-      await api.as(key).post('/products', { nome: 'Ok', preco: 1, ...body }),
-      400,
-      'invalid_request',
-      param,
-    );
-    expectError(await api.as(key).patch(`/products/${target.id}`, body), 400, 'invalid_request', param);
-    expect(await countRows(api, 'products', storeId)).toBe(products);
-    expect(await countRows(api, 'events', storeId)).toBe(events);
-    expect(await productRow(api, target.id)).toEqual(before);
-  }
+  const expectRejected = (body: Record<string, unknown>, param: string) =>
+    expectRefusedOnCreateAndPatch(api, { key, storeId, target }, body, param);
 
   async function expectAccepted(body: Record<string, unknown>) {
     const created = await api.as(key).post('/products', { nome: 'Ok', preco: 1, ...body });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
-import { countRows, createProduct, eventsFor, productRow } from './support.js';
+import { countRows, createProduct, eventsFor, expectRefusedOnCreateAndPatch, productRow } from './support.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -20,21 +20,7 @@ describeEachDatabase('products: checkout and order-bump references, store isolat
   /** A rejected reference on create and on PATCH: 400 naming the param, and nothing written. */
   async function expectRefused(body: Record<string, unknown>, param: string) {
     const target = await createProduct(api, key);
-    const before = await productRow(api, target.id);
-    const [products, events] = [
-      await countRows(api, 'products', storeId),
-      await countRows(api, 'events', storeId),
-    ];
-    expectError(
-      await api.as(key).post('/products', { nome: 'Ref', preco: 1, ...body }),
-      400,
-      'invalid_request',
-      param,
-    );
-    expectError(await api.as(key).patch(`/products/${target.id}`, body), 400, 'invalid_request', param);
-    expect(await countRows(api, 'products', storeId)).toBe(products);
-    expect(await countRows(api, 'events', storeId)).toBe(events);
-    expect(await productRow(api, target.id)).toEqual(before);
+    await expectRefusedOnCreateAndPatch(api, { key, storeId, target }, body, param);
   }
 
   describe('checkout_id', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { expectError } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 
 /** Spec §2.3: exactly these keys, nothing internal. */
@@ -60,4 +61,29 @@ export async function countRows(api: TestApi, table: 'products' | 'events' | 'ch
     .where('store_id', '=', storeId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * A body refused the same way on create and on PATCH of `target`: 400 naming `param`, and nothing
+ * written (no product, no event, the target unchanged).
+ */
+export async function expectRefusedOnCreateAndPatch(
+  api: TestApi,
+  { key, storeId, target }: { key: string; storeId: string; target: { id: string } },
+  body: Record<string, unknown>,
+  param: string,
+): Promise<void> {
+  const products = await countRows(api, 'products', storeId);
+  const events = await countRows(api, 'events', storeId);
+  const before = await productRow(api, target.id);
+  expectError(
+    await api.as(key).post('/products', { nome: 'Refused', preco: 1, ...body }),
+    400,
+    'invalid_request',
+    param,
+  );
+  expectError(await api.as(key).patch(`/products/${target.id}`, body), 400, 'invalid_request', param);
+  expect(await countRows(api, 'products', storeId)).toBe(products);
+  expect(await countRows(api, 'events', storeId)).toBe(events);
+  expect(await productRow(api, target.id)).toEqual(before);
 }
