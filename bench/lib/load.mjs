@@ -1,18 +1,19 @@
 // One autocannon run, reduced to the figures the table shows.
 import autocannon from 'autocannon';
+import { runPacedLoad } from './paced-load.mjs';
 
 /**
  * `next()` returns `{ method, path, headers, body }` for each request: ids, cursors and
- * Idempotency-Keys change per request. With `overallRate`, latencies are corrected for
- * coordinated omission (autocannon's default), so a stalled server cannot hide its queue.
+ * Idempotency-Keys change per request. Without a rate, autocannon finds the maximum; with
+ * `overallRate`, requests are evenly paced (see paced-load.mjs for why not autocannon's own).
  */
 export async function runLoad({ origin, next, connections, pipelining, durationSeconds, overallRate }) {
+  if (overallRate) return runPacedLoad({ origin, next, connections, durationSeconds, overallRate });
   const result = await autocannon({
     url: origin,
     connections,
     pipelining,
     duration: durationSeconds,
-    ...(overallRate ? { overallRate } : {}),
     requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
   });
   const statusCodes = Object.fromEntries(
