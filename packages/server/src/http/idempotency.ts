@@ -39,6 +39,11 @@ const KEEP_MS = 24 * 60 * 60 * 1000;
 /** A first request still "in progress" after this long died with its process; its key is freed. */
 const ABANDONED_AFTER_MS = 60 * 1000;
 
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
 const conflict = (message: string) => new ApiError(409, 'idempotency_conflict', message, 'Idempotency-Key');
 
 function fingerprintOf(request: FastifyRequest): string {
@@ -110,8 +115,10 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
     return existing;
   }
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  async function claimOrReplay(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> {
     const key = request.headers[HEADER];
     if (key === undefined) return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
@@ -129,41 +136,46 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
     if (existing.state === 'in_progress') {
       throw conflict('A request with this Idempotency-Key is still being processed. Retry later.');
     }
-    return replay(reply, existing);
-  });
+    return replay(reply, existing); // an early answer: the handler does not run
+  }
+
+  const keyRow = (request: FastifyRequest, key: string) =>
+    db.deleteFrom('idempotency_keys').where('store_id', '=', request.auth.storeId).where('key', '=', key);
 
   // The answer is recorded once serialized, exactly as sent. 5xx answers are not kept, so a retry runs again.
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function recordAnswer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ): Promise<unknown> {
     const key = request.idempotencyKey;
     if (key === null) return payload;
     request.idempotencyKey = null;
-    const where = db
-      .updateTable('idempotency_keys')
-      .where('store_id', '=', request.auth.storeId)
-      .where('key', '=', key);
     if (reply.statusCode >= 500) {
+      await keyRow(request, key).execute();
+    } else {
       await db
-        .deleteFrom('idempotency_keys')
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', response_status: reply.statusCode, response_body: String(payload ?? '') })
         .where('store_id', '=', request.auth.storeId)
         .where('key', '=', key)
         .execute();
-    } else {
-      await where
-        .set({ state: 'done', response_status: reply.statusCode, response_body: String(payload ?? '') })
-        .execute();
     }
     return payload;
-  });
+  }
 
   // A request that never reached onSend (client gone) must not hold its key.
-  app.addHook('onResponse', async (request) => {
+  async function releaseUnanswered(request: FastifyRequest): Promise<void> {
     if (request.idempotencyKey === null) return;
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('store_id', '=', request.auth.storeId)
-      .where('key', '=', request.idempotencyKey)
-      .where('state', '=', 'in_progress')
-      .execute();
+    await keyRow(request, request.idempotencyKey).where('state', '=', 'in_progress').execute();
+  }
+
+  // Only operations marked idempotent carry these hooks, so no other request pays for them.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [...asArray(route.preHandler), claimOrReplay];
+    route.onSend = [...asArray(route.onSend), recordAnswer];
+    route.onResponse = [...asArray(route.onResponse), releaseUnanswered];
   });
 });
 
