@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { importServerDependency, importServerModule } from './lib/paths.mjs';
+import { withPgClient } from './lib/database.mjs';
+import { importServerModule } from './lib/paths.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -81,7 +82,6 @@ async function runBench() {
   const { createApiKey } = await importServerModule('api-keys/api-keys.js');
   const { recordEvent } = await importServerModule('events/outbox.js');
   const { startDeliveryWorker } = await importServerModule('webhooks/delivery/worker.js');
-  const pg = await importServerDependency('pg');
 
   const host = `127.${rand()}.${rand()}.${rand()}`;
   const pems = selfsigned.generate([{ name: 'commonName', value: host }], {
@@ -98,9 +98,9 @@ async function runBench() {
     databaseUrl = process.env.STOREFRONT_TEST_DATABASE_URL;
     if (!databaseUrl) throw new Error('--db postgres needs STOREFRONT_TEST_DATABASE_URL');
     const schema = `bench_wh_${Date.now().toString(36)}`;
-    await withPg(pg, databaseUrl, (c) => c.query(`create schema ${schema}`));
+    await withPgClient(databaseUrl, (c) => c.query(`create schema ${schema}`));
     openOptions = { searchPath: schema };
-    dropSchema = () => withPg(pg, databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
+    dropSchema = () => withPgClient(databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
   }
   const db = openDatabase(databaseUrl, openOptions);
   await migrateToLatest(db.kysely);
@@ -266,13 +266,4 @@ function round(n) {
 }
 function nextMessage(child) {
   return new Promise((resolve) => child.once('message', resolve));
-}
-async function withPg(pg, url, work) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { importServerDependency, importServerModule } from './paths.mjs';
 import { seedProducts } from './seed.mjs';
 
-async function withPgClient(url, work) {
+/** Runs `work` with a PostgreSQL client of its own, closed afterwards. */
+export async function withPgClient(url, work) {
   const pg = await importServerDependency('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
