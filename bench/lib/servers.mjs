@@ -21,7 +21,8 @@ export async function startStorefront({ database, options, profileDir }) {
     LOG_LEVEL: options.logLevel,
     NODE_ENV: 'production',
   });
-  const nodeArgs = [];
+  // Extra V8/Node flags for the server only, e.g. BENCH_SERVER_NODE_ARGS='--trace-gc'.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (profileDir) {
     mkdirSync(profileDir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);

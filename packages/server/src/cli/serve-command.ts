@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { startService } from '../service.js';
 import { loadConfigOrExit } from './context.js';
+import { boundHeapGrowth } from './heap-growth.js';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -8,6 +9,7 @@ export function registerServeCommand(program: Command): void {
     .description('serve the API (and deliver webhooks unless STOREFRONT_WORKER=off)')
     .action(async () => {
       const config = loadConfigOrExit();
+      boundHeapGrowth();
       const service = await startService(config);
       if (service.demo) {
         // Printed once, on stdout, outside the logs: the only time this key is ever shown.

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
+import { boundHeapGrowth } from './heap-growth.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -13,6 +14,7 @@ export function registerWorkerCommand(program: Command): void {
     )
     .action(async () => {
       const config = loadConfigOrExit();
+      boundHeapGrowth();
       const log = pino({ level: config.logLevel });
       const db = openDatabase(config.databaseUrl);
       await migrateToLatest(db.kysely);
