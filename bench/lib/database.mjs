@@ -68,7 +68,7 @@ export async function prepareDatabase({ kind, pgUrl, seedCount }) {
       const key = await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes: [...SCOPES] });
       const started = Date.now();
       const productIds = (await hasTable(db.kysely, 'products'))
-        ? await seedProducts(db.kysely, store.id, seedCount)
+        ? await seedProducts(db, store.id, seedCount)
         : [];
       return {
         kind,
