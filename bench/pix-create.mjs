@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { percentile } from './lib/percentile.mjs';
 
 const dist = new URL(process.env.STOREFRONT_DIST ?? '../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
@@ -51,8 +52,8 @@ async function createOne(i) {
 
 const stats = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2);
-  return `mean ${(samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(2)} ms, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`;
+  const at = (p) => percentile(sorted, p).toFixed(2);
+  return `mean ${(samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(2)} ms, p50 ${at(50)} ms, p95 ${at(95)} ms`;
 };
 
 for (let i = 0; i < 50; i++) await createOne(i); // warm-up: JIT, schema compilers, SQLite pages

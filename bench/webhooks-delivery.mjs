@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { withPgClient } from './lib/database.mjs';
 import { importServerModule } from './lib/paths.mjs';
+import { percentile } from './lib/percentile.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -220,7 +221,7 @@ async function runBench() {
       .filter(([id]) => createdAt.has(id))
       .map(([id, at]) => at - createdAt.get(id))
       .sort((a, b) => a - b);
-    const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+    const pct = (p) => percentile(latencies, p);
     const final = await ask('stats');
 
     console.log(

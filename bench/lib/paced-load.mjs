@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from './percentile.mjs';
 
 function send(agent, origin, { method = 'GET', path, headers = {}, body }) {
   return new Promise((resolve) => {
@@ -15,10 +16,6 @@ function send(agent, origin, { method = 'GET', path, headers = {}, body }) {
     request.on('error', () => resolve({ error: true }));
     request.end(body);
   });
-}
-
-function percentile(sorted, p) {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /**

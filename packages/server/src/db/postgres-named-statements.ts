@@ -1,8 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-
-/** Statements that change the schema: run once, nothing to gain from preparing them. */
-const SCHEMA_CHANGE = /^\s*(?:create|alter|drop)\s/i;
+import { changesSchema } from './schema-change.js';
 
 /** PostgreSQL's answer when a prepared `select *` outlived a change to its table's columns. */
 const CACHED_PLAN_CHANGED = '0A000';
@@ -22,7 +20,7 @@ export class StatementNames {
 
   nameOf(sql: string): string | undefined {
     const known = this.names.get(sql);
-    if (known !== undefined || this.names.size >= this.max || SCHEMA_CHANGE.test(sql)) return known;
+    if (known !== undefined || this.names.size >= this.max || changesSchema(sql)) return known;
     return this.rename(sql);
   }
 

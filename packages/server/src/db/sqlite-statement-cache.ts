@@ -1,8 +1,6 @@
 import type { Database as BetterSqlite, Statement } from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-
-/** Statements that change the schema, after which a cached `select *` may return other columns. */
-const SCHEMA_CHANGE = /^\s*(?:create|alter|drop)\s/i;
+import { changesSchema } from './schema-change.js';
 
 /**
  * A reading statement that fetches rows as arrays and gives them their column names in JS.
@@ -54,7 +52,7 @@ export function withStatementCache(sqlite: BetterSqlite, maxStatements = 1000): 
       const cached = statements.get(sql);
       if (cached) return cached;
       const prepared = sqlite.prepare<unknown[], unknown[]>(sql);
-      if (SCHEMA_CHANGE.test(sql)) {
+      if (changesSchema(sql)) {
         statements.clear();
         return prepared;
       }

@@ -69,6 +69,9 @@ function replay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
 export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: FastifyInstance, { db }) => {
   app.decorateRequest('idempotencyKey', null);
 
+  const deleteKey = (storeId: string, key: string) =>
+    db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('key', '=', key);
+
   async function claim(
     storeId: string,
     key: string,
@@ -104,10 +107,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
     const abandoned =
       existing.state === 'in_progress' && existing.created_at <= isoAfter(-ABANDONED_AFTER_MS, now);
     if (expired || abandoned) {
-      const freed = await db
-        .deleteFrom('idempotency_keys')
-        .where('store_id', '=', storeId)
-        .where('key', '=', key)
+      const freed = await deleteKey(storeId, key)
         .where('created_at', '=', existing.created_at)
         .executeTakeFirst();
       if (freed.numDeletedRows > 0n) return claim(storeId, key, fingerprint);
@@ -139,9 +139,6 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
     return replay(reply, existing); // an early answer: the handler does not run
   }
 
-  const keyRow = (request: FastifyRequest, key: string) =>
-    db.deleteFrom('idempotency_keys').where('store_id', '=', request.auth.storeId).where('key', '=', key);
-
   // The answer is recorded once serialized, exactly as sent. 5xx answers are not kept, so a retry runs again.
   async function recordAnswer(
     request: FastifyRequest,
@@ -152,7 +149,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
     if (key === null) return payload;
     request.idempotencyKey = null;
     if (reply.statusCode >= 500) {
-      await keyRow(request, key).execute();
+      await deleteKey(request.auth.storeId, key).execute();
     } else {
       await db
         .updateTable('idempotency_keys')
@@ -167,7 +164,9 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
   // A request that never reached onSend (client gone) must not hold its key.
   async function releaseUnanswered(request: FastifyRequest): Promise<void> {
     if (request.idempotencyKey === null) return;
-    await keyRow(request, request.idempotencyKey).where('state', '=', 'in_progress').execute();
+    await deleteKey(request.auth.storeId, request.idempotencyKey)
+      .where('state', '=', 'in_progress')
+      .execute();
   }
 
   // Only operations marked idempotent carry these hooks, so no other request pays for them.
