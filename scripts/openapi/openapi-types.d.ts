@@ -552,14 +552,17 @@ export interface components {
       type:
         | 'checkout.created'
         | 'checkout.archived'
+        | 'checkout.updated'
         | 'product.created'
         | 'product.updated'
         | 'product.archived'
         | 'pix.created'
         | 'pix.paid'
         | 'pix.expired'
+        | 'pix.canceled'
         | 'sale.approved'
         | 'sale.refunded'
+        | 'sale.refund_failed'
         | 'webhook.test';
       /**
        * Format: date-time
@@ -608,6 +611,11 @@ export interface components {
       description: string | null;
       external_id: string | null;
       customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
         /** Format: email */
         email?: string;
         /**
@@ -752,6 +760,11 @@ export interface components {
       /** Format: uuid */
       product_id: string | null;
       customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
         /** Format: email */
         email?: string;
         /**
@@ -806,14 +819,17 @@ export interface components {
       event_type:
         | 'checkout.created'
         | 'checkout.archived'
+        | 'checkout.updated'
         | 'product.created'
         | 'product.updated'
         | 'product.archived'
         | 'pix.created'
         | 'pix.paid'
         | 'pix.expired'
+        | 'pix.canceled'
         | 'sale.approved'
         | 'sale.refunded'
+        | 'sale.refund_failed'
         | 'webhook.test';
       /** @description 1 for the first attempt, then 2, 3… for retries. */
       attempt: number;
@@ -885,14 +901,17 @@ export interface components {
       events: (
         | 'checkout.created'
         | 'checkout.archived'
+        | 'checkout.updated'
         | 'product.created'
         | 'product.updated'
         | 'product.archived'
         | 'pix.created'
         | 'pix.paid'
         | 'pix.expired'
+        | 'pix.canceled'
         | 'sale.approved'
         | 'sale.refunded'
+        | 'sale.refund_failed'
       )[];
       /**
        * Format: date-time
@@ -933,14 +952,17 @@ export interface components {
       events: (
         | 'checkout.created'
         | 'checkout.archived'
+        | 'checkout.updated'
         | 'product.created'
         | 'product.updated'
         | 'product.archived'
         | 'pix.created'
         | 'pix.paid'
         | 'pix.expired'
+        | 'pix.canceled'
         | 'sale.approved'
         | 'sale.refunded'
+        | 'sale.refund_failed'
       )[];
       /**
        * Format: date-time
@@ -1596,14 +1618,17 @@ export interface operations {
         type?:
           | 'checkout.created'
           | 'checkout.archived'
+          | 'checkout.updated'
           | 'product.created'
           | 'product.updated'
           | 'product.archived'
           | 'pix.created'
           | 'pix.paid'
           | 'pix.expired'
+          | 'pix.canceled'
           | 'sale.approved'
           | 'sale.refunded'
+          | 'sale.refund_failed'
           | 'webhook.test';
       };
       header?: never;
@@ -1991,6 +2016,11 @@ export interface operations {
            */
           expires_in?: number;
           customer?: {
+            /**
+             * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+             * @example Maria da Silva
+             */
+            name?: string;
             /** Format: email */
             email?: string;
             /**
@@ -3874,14 +3904,17 @@ export interface operations {
           events: (
             | 'checkout.created'
             | 'checkout.archived'
+            | 'checkout.updated'
             | 'product.created'
             | 'product.updated'
             | 'product.archived'
             | 'pix.created'
             | 'pix.paid'
             | 'pix.expired'
+            | 'pix.canceled'
             | 'sale.approved'
             | 'sale.refunded'
+            | 'sale.refund_failed'
           )[];
           /** @description Internal label. */
           description?: string | null;
@@ -4276,14 +4309,17 @@ export interface operations {
           events?: (
             | 'checkout.created'
             | 'checkout.archived'
+            | 'checkout.updated'
             | 'product.created'
             | 'product.updated'
             | 'product.archived'
             | 'pix.created'
             | 'pix.paid'
             | 'pix.expired'
+            | 'pix.canceled'
             | 'sale.approved'
             | 'sale.refunded'
+            | 'sale.refund_failed'
           )[];
           /** @description Internal label. */
           description?: string | null;

@@ -30,6 +30,16 @@ export async function startService(
   const demo = await ensureDemoStore(db.kysely);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
   const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  if (
+    !config.publicUrl.startsWith('https:') &&
+    !/^http:\/\/(127\.|localhost|\[::1\])/.test(config.publicUrl)
+  ) {
+    // PSPs and buyers reach the service at this origin: plain http is fine on this machine only.
+    app.log.warn(
+      { publicUrl: config.publicUrl },
+      'STOREFRONT_PUBLIC_URL is not https; use https in production',
+    );
+  }
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(db.kysely).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();

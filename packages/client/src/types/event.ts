@@ -4,18 +4,21 @@ import type { Product } from './product.js';
 import type { Sale } from './sale.js';
 import type { ListParams, Timestamp } from './shared.js';
 
-/** The object each event type carries in `data.object` (DESIGN §4 catalogue). */
+/** The object each event type carries in `data.object` (the event catalogue of API 1.1.0). */
 export interface EventObjects {
   'checkout.created': Checkout;
   'checkout.archived': Checkout;
+  'checkout.updated': Checkout;
   'product.created': Product;
   'product.updated': Product;
   'product.archived': Product;
   'pix.created': PixCharge;
   'pix.paid': PixCharge;
   'pix.expired': PixCharge;
+  'pix.canceled': PixCharge;
   'sale.approved': Sale;
   'sale.refunded': Sale;
+  'sale.refund_failed': Sale;
   /** Sent only by `webhookEndpoints.test`; its payload is not part of the contract. */
   'webhook.test': Record<string, unknown>;
 }

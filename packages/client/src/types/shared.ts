@@ -23,6 +23,8 @@ export interface ListEnvelope<Item> {
 
 /** Who pays: used by Pix charges and the sales they create. */
 export interface Customer {
+  /** The payer's name, 1-200 characters (API 1.1.0). */
+  name?: string;
   email?: string;
   whatsapp?: string;
   /** CPF or CNPJ. */

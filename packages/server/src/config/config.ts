@@ -16,6 +16,8 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookAllowedHosts: ReadonlySet<string>;
   logLevel: string;
+  /** The origin buyers and PSPs reach this service at, without a trailing slash. */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +80,41 @@ function loadOrCreateSecret(databaseUrl: string): string {
   return secret;
 }
 
+/**
+ * `STOREFRONT_PUBLIC_URL`: where the world reaches this service (PSP callbacks and purchase pages are
+ * built on it). Defaults to the listen address; only an origin (scheme, host, port) is accepted.
+ */
+function parsePublicUrl(raw: string | undefined, host: string, port: number): string {
+  if (raw === undefined || raw === '') {
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'STOREFRONT_PUBLIC_URL',
+      `must be an http(s) origin like https://pay.example.com, got "${raw}"`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError('STOREFRONT_PUBLIC_URL', `must start with https:// or http://, got "${raw}"`);
+  }
+  if (
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  ) {
+    throw new ConfigError(
+      'STOREFRONT_PUBLIC_URL',
+      `must be an origin only (no path, query or credentials), got "${raw}"`,
+    );
+  }
+  return url.origin;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -104,9 +141,12 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((part) => parseDuration('STOREFRONT_WEBHOOK_RETRY_SCHEDULE', part));
 
+  const port = integerIn(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+
   return {
-    port: integerIn(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
     databaseUrl,
     redisUrl,
     secret,
@@ -116,5 +156,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integerIn(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
+    publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
   };
 }

@@ -1,17 +1,23 @@
 import { Type } from '@sinclair/typebox';
 
-/** The event catalogue (DESIGN §4). `webhook.test` is sent only by the test operation. */
+/**
+ * The event catalogue. `webhook.test` is sent only by the test operation. API 1.1.0 added
+ * `checkout.updated`, `pix.canceled` and `sale.refund_failed`.
+ */
 export const EVENT_TYPES = [
   'checkout.created',
   'checkout.archived',
+  'checkout.updated',
   'product.created',
   'product.updated',
   'product.archived',
   'pix.created',
   'pix.paid',
   'pix.expired',
+  'pix.canceled',
   'sale.approved',
   'sale.refunded',
+  'sale.refund_failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,11 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { invalidRequest } from '../http/api-error.js';
+import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { validateCustomerDocument } from './customer-document.js';
 
 /** Who pays (DESIGN §4), as sent on a Pix charge and carried to its sale. */
 export const Customer = Type.Object(
   {
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: VISIBLE_TEXT_PATTERN,
+        description: "The payer's name (API 1.1.0), sent to a live PSP with the document.",
+        example: 'Maria da Silva',
+      }),
+    ),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     whatsapp: Type.Optional(
       Type.String({

@@ -21,6 +21,16 @@ describe('configuration from the environment', () => {
     });
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
     expect(config.webhookAllowedHosts.size).toBe(0);
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('takes STOREFRONT_PUBLIC_URL as an origin, and defaults it to the listen address', () => {
+    expect(
+      loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_PUBLIC_URL: 'https://Pay.Example.com/' }).publicUrl,
+    ).toBe('https://pay.example.com');
+    expect(loadConfig({ DATABASE_URL: sqlite(), HOST: '::1', PORT: '8080' }).publicUrl).toBe(
+      'http://[::1]:8080',
+    );
   });
 
   it('generates a secret beside a SQLite database once and reuses it', () => {
@@ -54,6 +64,9 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_WEBHOOK_RETRY_SCHEDULE', { STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }],
     ['STOREFRONT_WEBHOOK_TIMEOUT_MS', { STOREFRONT_WEBHOOK_TIMEOUT_MS: '10s' }],
     ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
+    ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
+    ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],
   ];
   for (const [variable, env] of bad) {
     it(`refuses a bad ${variable} (${JSON.stringify(env)}) naming the variable`, () => {
