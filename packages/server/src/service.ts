@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
-import { openDatabase } from './db/database.js';
+import { pino } from 'pino';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { openServingDatabase } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
@@ -25,8 +25,7 @@ export async function startService(
   config: Config,
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
-  const db = openDatabase(config.databaseUrl);
-  await migrateToLatest(db.kysely);
+  const db = await openServingDatabase(config.databaseUrl, pino({ level: config.logLevel }));
   const demo = await ensureDemoStore(db.kysely);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
   const app = await buildApp({ config, db: db.kysely, redis, ...options });

@@ -1,5 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationResultSet } from 'kysely';
+import { SERVING_TIMEOUTS, openDatabase } from './database.js';
+import type { Db, OpenOptions } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -27,4 +29,19 @@ export async function migrateToLatest<DB>(kysely: Kysely<DB>): Promise<Migration
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
   return result;
+}
+
+/**
+ * What `serve` and `storefront worker` start on: migrations run first on a connection of their own
+ * without the serving timeouts (a migration on a large table may take long), then the serving pool
+ * opens with them.
+ */
+export async function openServingDatabase(url: string, log: OpenOptions['log']): Promise<Db> {
+  const migrating = openDatabase(url);
+  try {
+    await migrateToLatest(migrating.kysely);
+  } finally {
+    await migrating.close();
+  }
+  return openDatabase(url, { timeouts: SERVING_TIMEOUTS, ...(log && { log }) });
 }
