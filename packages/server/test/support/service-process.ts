@@ -105,15 +105,23 @@ export async function startServe(
   env: Record<string, string>,
 ): Promise<{ process: ServiceProcess; url: string }> {
   const serve = new ServiceProcess('serve', appName, env);
-  const [, url] = await serve.waitFor(/listening at (http:\/\/[\d.:]+)/);
+  const [, url] = await serve.waitFor(/listening at (http:\/\/[\d.:]+)/).catch(killed(serve));
   return { process: serve, url: url! };
 }
 
 /** A `storefront worker` process, once it has started its delivery loop. */
 export async function startWorker(appName: string, env: Record<string, string>): Promise<ServiceProcess> {
   const worker = new ServiceProcess('worker', appName, env);
-  await worker.waitFor(/webhook worker started/);
+  await worker.waitFor(/webhook worker started/).catch(killed(worker));
   return worker;
+}
+
+/** A process that did not start as expected is not left running. */
+function killed(started: ServiceProcess): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await started.kill('SIGKILL');
+    throw error;
+  };
 }
 
 export interface PlainResponse {
