@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
 import { pino } from 'pino';
 import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { connectRedis } from './http/redis-connection.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -25,9 +25,10 @@ export async function startService(
   config: Config,
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
-  const db = await openServingDatabase(config.databaseUrl, pino({ level: config.logLevel }));
+  const log = pino({ level: config.logLevel });
+  const db = await openServingDatabase(config.databaseUrl, log);
   const demo = await ensureDemoStore(db.kysely);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
   const app = await buildApp({ config, db: db.kysely, redis, ...options });
   if (
     !config.publicUrl.startsWith('https:') &&

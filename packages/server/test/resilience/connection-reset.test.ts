@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../../src/api-keys/api-keys.js';
 import { SCOPES } from '../../src/api-keys/scopes.js';
 import { createStore } from '../../src/stores/stores.js';
@@ -13,6 +13,7 @@ import type { ServiceProcess } from '../support/service-process.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
+import { NO_POSTGRES, describeWhen } from '../support/requirements.js';
 
 const IDLE_LOST = 'database connection lost while idle; discarded, the next query opens a fresh one';
 
@@ -21,7 +22,7 @@ const IDLE_LOST = 'database connection lost while idle; discarded, the next quer
  * every backend of the service ends at once. Only this suite's own processes are touched (found by
  * their application_name); PostgreSQL is shared with other suites.
  */
-(POSTGRES_URL ? describe : describe.skip)('PostgreSQL connection reset (serve and worker processes)', () => {
+describeWhen(POSTGRES_URL, NO_POSTGRES, 'PostgreSQL connection reset (serve and worker processes)', () => {
   let database: TestDatabase;
   let admin: pg.Client;
   let receiver: HttpsReceiver;

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { callApi, startServe } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
+import { NO_POSTGRES, describeWhen } from '../support/requirements.js';
 
 /** A database with nothing in it, not even the migrations: what a first deployment starts on. */
 interface EmptyDatabase {
@@ -65,38 +66,44 @@ const KEY = /sk_test_[0-9A-Za-z]{40}/g;
 const ROUNDS = 2;
 
 for (const { dialect, open } of DIALECTS) {
-  const suite = dialect === 'postgres' && !POSTGRES_URL ? describe.skip : describe;
-  suite(`two serve processes started at once on an empty database [${dialect}]`, () => {
-    if (dialect === 'postgres' && !POSTGRES_URL) {
-      it('skipped: STOREFRONT_TEST_DATABASE_URL is not set, so PostgreSQL is not tested here', () => {});
-      return;
-    }
-
-    it(`both come up, with one Demo store and one printed key (${ROUNDS} rounds)`, async () => {
-      for (let round = 0; round < ROUNDS; round++) {
-        const database = await open();
-        const tag = `bootstrap_${randomBase62(6).toLowerCase()}`;
-        const env = { DATABASE_URL: database.url, ...database.env, STOREFRONT_WORKER: 'off' };
-        const started = await Promise.allSettled([startServe(`${tag}_a`, env), startServe(`${tag}_b`, env)]);
-        try {
-          const nodes = started.map((result) => {
-            if (result.status === 'rejected') throw result.reason;
-            return result.value;
-          });
-          expect(await database.names()).toEqual(['Demo store']);
-          // The winner prints its key just after it listens; the other has finished starting by then.
-          const printed = () => [...new Set(nodes.flatMap(({ process }) => process.output.match(KEY) ?? []))];
-          const keys = await eventually(async () => printed().length > 0 && printed(), 10_000);
-          expect(keys).toHaveLength(1);
-          // The printed key works on either node.
-          for (const { url } of nodes) {
-            expect((await callApi(url, 'GET', '/checkouts', { key: keys[0]! })).status).toBe(200);
+  const available = dialect === 'sqlite' || POSTGRES_URL;
+  describeWhen(
+    available,
+    NO_POSTGRES,
+    `two serve processes started at once on an empty database [${dialect}]`,
+    () => {
+      it(`both come up, with one Demo store and one printed key (${ROUNDS} rounds)`, async () => {
+        for (let round = 0; round < ROUNDS; round++) {
+          const database = await open();
+          const tag = `bootstrap_${randomBase62(6).toLowerCase()}`;
+          const env = { DATABASE_URL: database.url, ...database.env, STOREFRONT_WORKER: 'off' };
+          const started = await Promise.allSettled([
+            startServe(`${tag}_a`, env),
+            startServe(`${tag}_b`, env),
+          ]);
+          try {
+            const nodes = started.map((result) => {
+              if (result.status === 'rejected') throw result.reason;
+              return result.value;
+            });
+            expect(await database.names()).toEqual(['Demo store']);
+            // The winner prints its key just after it listens; the other has finished starting by then.
+            const printed = () => [
+              ...new Set(nodes.flatMap(({ process }) => process.output.match(KEY) ?? [])),
+            ];
+            const keys = await eventually(async () => printed().length > 0 && printed(), 10_000);
+            expect(keys).toHaveLength(1);
+            // The printed key works on either node.
+            for (const { url } of nodes) {
+              expect((await callApi(url, 'GET', '/checkouts', { key: keys[0]! })).status).toBe(200);
+            }
+          } finally {
+            for (const result of started)
+              if (result.status === 'fulfilled') await result.value.process.kill();
+            await database.drop();
           }
-        } finally {
-          for (const result of started) if (result.status === 'fulfilled') await result.value.process.kill();
-          await database.drop();
         }
-      }
-    }, 90_000);
-  });
+      }, 90_000);
+    },
+  );
 }
