@@ -87,6 +87,7 @@ export class ServiceProcess {
   logLines(message: string): Array<Record<string, unknown>> {
     return this.output
       .split('\n')
+      .slice(0, -1) // the last piece is an unfinished line (or empty)
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((entry) => entry.msg === message);
