@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
-import { pino } from 'pino';
 import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
