@@ -310,8 +310,9 @@ describeWhen(
       // Windows of one second, counted from the first request: how many the burst can have touched.
       const windows = Math.ceil((performance.now() - started) / 1000) + 1;
       const ok = burst.filter((r) => r.status === 200).length;
-      expect(burst.map((r) => r.status)).toContain(429);
       expect(ok).toBeLessThanOrEqual(RATE_LIMIT * windows);
+      // Within two windows, 3x the rate cannot all pass (a slow machine may stretch the burst further).
+      if (windows <= 2) expect(burst.map((r) => r.status)).toContain(429);
 
       // The budget is the one counter in Redis: exhausted there, both nodes refuse.
       await redis.set(`storefront:rl:${created.id}`, 1_000_000_000, 'PX', 60_000);
