@@ -27,7 +27,7 @@ export interface OpenOptions {
    * hanging (`SERVING_TIMEOUTS` for serve and worker). Unset: no bounds, for migrations and the CLI.
    */
   timeouts?: DatabaseTimeouts;
-  /** Where a lost idle connection is reported (default: a warn-level pino logger on stdout). */
+  /** Where a lost idle connection is reported (default: warn-level JSON lines on stderr, clear of a command's --json output). */
   log?: Pick<BaseLogger, 'warn'>;
 }
 
@@ -104,7 +104,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
       query_timeout: timeouts.readMs,
     }),
   });
-  reportLostConnections(pool, options.log ?? pino({ level: 'warn' }));
+  reportLostConnections(pool, options.log ?? pino({ level: 'warn' }, pino.destination(2)));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }
