@@ -4,7 +4,6 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
-import type { BaseLogger } from 'pino';
 import type { Database } from './schema.js';
 import { withNamedStatements } from './postgres-named-statements.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -28,7 +27,12 @@ export interface OpenOptions {
    */
   timeouts?: DatabaseTimeouts;
   /** Where a lost idle connection is reported (default: warn-level JSON lines on stderr, clear of a command's --json output). */
-  log?: Pick<BaseLogger, 'warn'>;
+  log?: WarnLog;
+}
+
+/** The part of a pino logger the pool reports to. */
+export interface WarnLog {
+  warn(object: object, message: string): void;
 }
 
 export interface DatabaseTimeouts {
@@ -46,6 +50,13 @@ export interface DatabaseTimeouts {
  * answer within 4 s on the wire), well before a client's own timeout.
  */
 export const SERVING_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 3000, readMs: 4000 };
+
+/** For callers without a logger (the CLI, tests): made once, on first use. */
+let fallbackLog: WarnLog | null = null;
+const stderrLog = (): WarnLog => ({
+  warn: (object: object, message: string) =>
+    (fallbackLog ??= pino({ level: 'warn' }, pino.destination(2))).warn(object, message),
+});
 
 /** How often a burst of lost connections (a restart drops them all at once) is reported. */
 const LOST_CONNECTION_REPORT_MS = 10_000;
@@ -70,7 +81,7 @@ function openSqlite(path: string): Db {
  * which without a listener ends the process. The pool has already discarded the client, and the next
  * query opens a fresh connection; one warning per burst says what happened.
  */
-function reportLostConnections(pool: pg.Pool, log: Pick<BaseLogger, 'warn'>): void {
+function reportLostConnections(pool: pg.Pool, log: WarnLog): void {
   let reportedAt = 0;
   let unreported = 0;
   pool.on('error', (error: Error & { code?: string }) => {
@@ -104,7 +115,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
       query_timeout: timeouts.readMs,
     }),
   });
-  reportLostConnections(pool, options.log ?? pino({ level: 'warn' }, pino.destination(2)));
+  reportLostConnections(pool, options.log ?? stderrLog());
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }
