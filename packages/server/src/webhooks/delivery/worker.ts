@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
+import { signingSecrets } from '../secret-rotation.js';
 import type { WebhookAgentOptions } from '../outbound/agent.js';
 import { claimDueJobs } from './claim.js';
 import type { ClaimedJob } from './claim.js';
@@ -93,10 +94,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const startedAt = nowIso();
     let result: { ok: boolean; status: number | null; error?: string };
     try {
-      const secret = secretBox.open(endpoint.secret_sealed, endpoint.id);
+      const secrets = signingSecrets(endpoint, secretBox);
       result = await sendDelivery(
         agent,
-        { url: endpoint.url, secret, eventId: event.id, payload: event.payload },
+        { url: endpoint.url, secrets, eventId: event.id, payload: event.payload },
         config.webhookTimeoutMs,
       );
     } catch (err) {
