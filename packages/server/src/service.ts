@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -48,6 +49,8 @@ export async function startService(
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
   await app.listen({ port: config.port, host: config.host });
+  // After listening: a first prune of a large backlog must not delay readiness.
+  const retention = startRetention(db.kysely, { olderThanDays: config.retentionDays, log: app.log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
@@ -62,6 +65,7 @@ export async function startService(
       closing ??= (async () => {
         clearInterval(maintenance);
         await pixExpiry.stop();
+        await retention.stop();
         await app.close();
         await worker?.stop(); // before the database closes: in-flight attempts record their result
         redis?.disconnect();
