@@ -30,7 +30,7 @@ export async function startService(
   await migrateToLatest(db.kysely);
   const demo = await ensureDemoStore(db.kysely);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
-  const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...options });
   if (
     !config.publicUrl.startsWith('https:') &&
     !/^http:\/\/(127\.|localhost|\[::1\])/.test(config.publicUrl)

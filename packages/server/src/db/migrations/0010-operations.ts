@@ -10,14 +10,8 @@ import type { Kysely } from 'kysely';
  *   instead of table scans.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('webhook_endpoints')
-    .addColumn('previous_secret_sealed', 'text')
-    .execute();
-  await db.schema
-    .alterTable('webhook_endpoints')
-    .addColumn('previous_secret_expires_at', 'text')
-    .execute();
+  await db.schema.alterTable('webhook_endpoints').addColumn('previous_secret_sealed', 'text').execute();
+  await db.schema.alterTable('webhook_endpoints').addColumn('previous_secret_expires_at', 'text').execute();
   await db.schema.createIndex('events_created_at').on('events').column('created_at').execute();
   await db.schema.createIndex('webhook_jobs_event').on('webhook_jobs').column('event_id').execute();
   await db.schema

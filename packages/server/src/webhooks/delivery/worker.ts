@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
+import { countDelivery } from '../../operations/metrics.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
@@ -106,6 +107,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
     const outcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
     const recorded = await results.record({ job, eventType: event.type, outcome });
+    countDelivery(result.ok ? 'delivered' : recorded.nextRetryAt ? 'retrying' : 'failed');
     touchedEndpoints.add(endpoint.id);
     const context = {
       endpoint_id: endpoint.id,
