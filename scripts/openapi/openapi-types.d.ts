@@ -431,6 +431,8 @@ export interface paths {
      * @description Until the old secret expires every delivery carries two `v1=` signatures, so a receiver can switch secrets without missing one. A new rotation ends any earlier overlap: at most two secrets sign. The answer is the only place the new secret appears.
      *
      *     Requires an API key with the `webhooks:manage` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
      */
     post: operations['rotateWebhookEndpointSecret'];
     delete?: never;
@@ -4736,7 +4738,10 @@ export interface operations {
   rotateWebhookEndpointSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
         id: string;
@@ -4763,6 +4768,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4823,6 +4829,19 @@ export interface operations {
       };
       /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
       404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];

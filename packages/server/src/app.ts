@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         redis: deps.redis ?? null,
       });
       await v1.register(paginationPlugin, { secret: deps.config.secret });
-      await v1.register(idempotencyPlugin, { db: deps.db });
+      await v1.register(idempotencyPlugin, { db: deps.db, secret: deps.config.secret });
       await v1.register(wakeWorkersOnWrite);
 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());

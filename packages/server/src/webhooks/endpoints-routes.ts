@@ -244,7 +244,8 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
   app.post(
     '/webhooks/:id/rotate_secret',
     {
-      config: { scope: 'webhooks:manage' },
+      // A retried rotation (a lost answer, the client's automatic retry) must not rotate twice.
+      config: { scope: 'webhooks:manage', idempotent: true },
       schema: {
         tags,
         operationId: 'rotateWebhookEndpointSecret',

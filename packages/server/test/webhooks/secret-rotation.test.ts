@@ -87,6 +87,28 @@ describeEachDatabase(
       expect(got.text).not.toContain('whsec_');
     });
 
+    it('replays a retried rotation with the same Idempotency-Key instead of rotating again, sealed at rest', async () => {
+      const endpoint = await createEndpoint(api, key, uniqueUrl(receiver));
+      const headers = { 'Idempotency-Key': `rotate-${endpoint.id}` };
+      const first = await api.as(key).post(`/webhooks/${endpoint.id}/rotate_secret`, {}, headers);
+      const retry = await api.as(key).post(`/webhooks/${endpoint.id}/rotate_secret`, {}, headers);
+      expect(first.status).toBe(200);
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+      const row = await storedRow(endpoint.id);
+      expect(secretBox.open(row.secret_sealed, endpoint.id)).toBe(first.body.secret);
+      expect(secretBox.open(row.previous_secret_sealed!, endpoint.id)).toBe(endpoint.secret);
+      // The kept answer holds the new secret: it is sealed, never stored in clear.
+      const kept = await api.db
+        .selectFrom('idempotency_keys')
+        .select('response_body')
+        .where('key', '=', headers['Idempotency-Key'])
+        .executeTakeFirstOrThrow();
+      expect(kept.response_body).toMatch(/^v1\./);
+      expect(kept.response_body).not.toContain(first.body.secret.slice(6));
+    });
+
     it('takes expires_in_hours 0..168 as a whole number; anything else is 400 naming it', async () => {
       const { id } = await createEndpoint(api, key, uniqueUrl(receiver));
       for (const hours of [0, 1, 168]) {
