@@ -8,6 +8,7 @@
 // over HTTP without pause. Reports both times, their ratio, seconds per 100k products, and the write
 // throughput the server kept during the copy against the throughput just before it.
 import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +27,7 @@ let writing = false;
 
 async function writer(id) {
   for (let n = 0; writing; n++) {
-    const res = await fetch(`${server.api}/products`, {
+    const res = await globalThis.fetch(`${server.api}/products`, {
       method: 'POST',
       headers: { authorization: `Bearer ${database.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ nome: `Carga ${id}-${n}`, preco: 19.9 }),
@@ -62,7 +63,9 @@ try {
   await Promise.all(writers);
 
   const perHundredK = (seconds) => ((seconds * 100_000) / products).toFixed(2);
-  console.log(`node ${process.version}, SQLite, ${products} seeded products, ${writerCount} writers over HTTP`);
+  console.log(
+    `node ${process.version}, SQLite, ${products} seeded products, ${writerCount} writers over HTTP`,
+  );
   console.log(`database copied: ${(loaded.bytes / 1e6).toFixed(1)} MB, ${loaded.pages} pages`);
   console.log(
     `backup idle:   ${idle.seconds.toFixed(2)} s copy (${idle.wallSeconds.toFixed(2)} s with process start), ${perHundredK(idle.seconds)} s per 100k products`,
