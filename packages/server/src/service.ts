@@ -6,6 +6,7 @@ import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { connectRedis } from './http/redis-connection.js';
+import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -29,7 +30,7 @@ export async function startService(
   const db = await openServingDatabase(config.databaseUrl, log);
   const demo = await ensureDemoStore(db.kysely);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
-  const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...options });
   if (
     !config.publicUrl.startsWith('https:') &&
     !/^http:\/\/(127\.|localhost|\[::1\])/.test(config.publicUrl)
@@ -48,6 +49,8 @@ export async function startService(
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
   await app.listen({ port: config.port, host: config.host });
+  // After listening: a first prune of a large backlog must not delay readiness.
+  const retention = startRetention(db.kysely, { olderThanDays: config.retentionDays, log: app.log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
@@ -62,6 +65,7 @@ export async function startService(
       closing ??= (async () => {
         clearInterval(maintenance);
         await pixExpiry.stop();
+        await retention.stop();
         await app.close();
         await worker?.stop(); // before the database closes: in-flight attempts record their result
         redis?.disconnect();
