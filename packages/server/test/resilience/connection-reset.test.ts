@@ -56,7 +56,7 @@ describeWhen(POSTGRES_URL, NO_POSTGRES, 'PostgreSQL connection reset (serve and 
     ]);
     admin = new pg.Client({ connectionString: POSTGRES_URL! });
     await admin.connect();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await serve?.kill('SIGKILL');

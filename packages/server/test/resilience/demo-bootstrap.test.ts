@@ -103,7 +103,7 @@ for (const { dialect, open } of DIALECTS) {
             await database.drop();
           }
         }
-      }, 90_000);
+      }, 180_000);
     },
   );
 }

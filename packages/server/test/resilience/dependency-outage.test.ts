@@ -82,7 +82,7 @@ describeWhen(
         body: { url: `${receiver.url}/outage`, events: ['product.created'] },
       });
       expect(endpoint.status).toBe(201);
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await serve?.kill('SIGKILL');
@@ -168,7 +168,7 @@ describeWhen(REDIS_URL, NO_REDIS, 'Redis unreachable or stalled behind a TCP pro
       DATABASE_URL: database.url,
       REDIS_URL: target.href,
     }));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await serve?.kill('SIGKILL');

@@ -88,7 +88,7 @@ describeWhen(
       started.forEach(({ process, url }, i) => nodes.push({ name: 'ab'[i]!, process, url }));
       workers.push(...(await Promise.all([startWorker(`${tag}_w1`, env), startWorker(`${tag}_w2`, env)])));
       db = openDatabase(POSTGRES_URL!, { searchPath: schema });
-    }, 90_000);
+    }, 150_000);
 
     afterAll(async () => {
       for (const child of [...nodes.map((node) => node.process), ...workers]) await child.kill('SIGKILL');

@@ -100,20 +100,25 @@ export class ServiceProcess {
   }
 }
 
+/** Generous: on a busy 2-core machine a start has taken close to 20 s. */
+const START_TIMEOUT_MS = 60_000;
+
 /** A `serve` process and its base URL once it listens. */
 export async function startServe(
   appName: string,
   env: Record<string, string>,
 ): Promise<{ process: ServiceProcess; url: string }> {
   const serve = new ServiceProcess('serve', appName, env);
-  const [, url] = await serve.waitFor(/listening at (http:\/\/[\d.:]+)/).catch(killed(serve));
+  const [, url] = await serve
+    .waitFor(/listening at (http:\/\/[\d.:]+)/, START_TIMEOUT_MS)
+    .catch(killed(serve));
   return { process: serve, url: url! };
 }
 
 /** A `storefront worker` process, once it has started its delivery loop. */
 export async function startWorker(appName: string, env: Record<string, string>): Promise<ServiceProcess> {
   const worker = new ServiceProcess('worker', appName, env);
-  await worker.waitFor(/webhook worker started/).catch(killed(worker));
+  await worker.waitFor(/webhook worker started/, START_TIMEOUT_MS).catch(killed(worker));
   return worker;
 }
 
