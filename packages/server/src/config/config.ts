@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
@@ -18,6 +19,8 @@ export interface Config {
   logLevel: string;
   /** The origin buyers and PSPs reach this service at, without a trailing slash. */
   publicUrl: string;
+  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
+  processes: number;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +118,20 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return url.origin;
 }
 
+/** `STOREFRONT_PROCESSES`: a whole number of HTTP processes, or `auto` for one per available core. */
+function parseProcesses(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return availableParallelism();
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= 1024)) {
+    throw new ConfigError(
+      'STOREFRONT_PROCESSES',
+      `must be "auto" or a whole number from 1 to 1024, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -157,5 +174,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
+    processes: parseProcesses(env.STOREFRONT_PROCESSES),
   };
 }

@@ -1,8 +1,15 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { IRateLimiterOptions, RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './api-error.js';
 
 export interface RateLimitOptions {
@@ -12,19 +19,29 @@ export interface RateLimitOptions {
   redis: Redis | null;
 }
 
+/** In the primary of STOREFRONT_PROCESSES > 1, before forking: it keeps the HTTP processes' counters. */
+export function startRateLimitPrimary(): void {
+  new RateLimiterClusterMaster();
+}
+
+/**
+ * Counters for this node: in memory, or, in an HTTP process of several (node:cluster), in the
+ * primary's memory, asked over IPC, so every process of the node draws from one budget per key.
+ * Any other limiter of the service should come from here (or `makeLimiter`) to stay exact too.
+ */
+export function nodeLimiter(options: IRateLimiterOptions & { keyPrefix: string }): RateLimiterAbstract {
+  return cluster.isWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options);
+}
+
 /**
  * One-second windows of `perSecond` points per key, from rate-limiter-flexible: the same average
  * rate and burst size as a token bucket of size = rate. With Redis the counters are shared by every
- * node; if Redis fails, an in-process limiter takes over instead of refusing traffic.
+ * node; if Redis fails, this node's own counters take over instead of refusing traffic.
  */
 function makeLimiter({ perSecond, redis }: RateLimitOptions): RateLimiterAbstract {
   const common = { points: perSecond, duration: 1, keyPrefix: 'storefront:rl' };
-  if (!redis) return new RateLimiterMemory(common);
-  return new RateLimiterRedis({
-    ...common,
-    storeClient: redis,
-    insuranceLimiter: new RateLimiterMemory(common),
-  });
+  if (!redis) return nodeLimiter(common);
+  return new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: nodeLimiter(common) });
 }
 
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
