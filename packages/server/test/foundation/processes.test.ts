@@ -1,0 +1,198 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../webhooks/delivery-harness.js';
+import { startHttpsReceiver } from '../support/https-receiver.js';
+import type { HttpsReceiver } from '../support/https-receiver.js';
+import { requestOnNewConnection, startServe } from '../support/serve-process.js';
+import type { LogLine, PlainResponse, ServeProcess } from '../support/serve-process.js';
+import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';
+
+const RATE_LIMIT = 5;
+const isListening = (line: LogLine) => line.msg.startsWith('Server listening at');
+
+describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
+  let receiver: HttpsReceiver;
+  let serve: ServeProcess;
+  let url: string;
+  let demo: { key: string; storeId: string };
+  /** The HTTP processes alive now. */
+  let httpPids: number[];
+
+  /** The pid of the HTTP process that logged each response's request (from the access log). */
+  async function servedBy(responses: PlainResponse[]): Promise<number[]> {
+    const ids = responses.map((res) => String(res.headers['request-id']));
+    const lines = await serve.waitForLogs(
+      (line) => ids.includes(String(line.reqId)) && line.msg === 'request',
+      ids.length,
+      'access lines',
+    );
+    return ids.map((id) => lines.find((line) => line.reqId === id)!.pid);
+  }
+
+  const healthChecks = (count: number) =>
+    Promise.all(Array.from({ length: count }, () => requestOnNewConnection(`${url}/healthz`)));
+
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver({ port: 8443 });
+    const caFile = join(mkdtempSync(join(tmpdir(), 'storefront-ca-')), 'receiver.pem');
+    writeFileSync(caFile, receiver.ca);
+    serve = startServe({
+      DATABASE_URL: api.database.url,
+      ...api.database.env,
+      STOREFRONT_SECRET: TEST_SECRET,
+      STOREFRONT_PROCESSES: '2',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      STOREFRONT_RATE_LIMIT: String(RATE_LIMIT),
+      STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
+      STOREFRONT_WEBHOOK_TIMEOUT_MS: '2000',
+      NODE_EXTRA_CA_CERTS: caFile,
+    });
+    const [ready] = await serve.waitForLogs(
+      (line) => line.msg === 'serving with several HTTP processes',
+      1,
+      'ready',
+      60_000,
+    );
+    url = `http://127.0.0.1:${ready!.port}`;
+    httpPids = (await serve.waitForLogs(isListening, 2, 'two listening', 60_000)).map((line) => line.pid);
+    const store = await api.db.selectFrom('stores').select('id').executeTakeFirstOrThrow();
+    demo = { key: /sk_test_[0-9A-Za-z]{40}/.exec(serve.stdout())![0], storeId: store.id };
+  }, 90_000);
+
+  afterAll(async () => {
+    if (serve.child.exitCode === null) serve.child.kill('SIGKILL');
+    await receiver?.close();
+  });
+
+  it('migrates and makes the Demo store once, prints its key once, and both HTTP processes answer', async () => {
+    expect(serve.stdout().match(/Created the Demo store/g)).toHaveLength(1);
+    expect(await api.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Demo store' }]);
+    expect(new Set(httpPids).size).toBe(2);
+    expect(httpPids).not.toContain(serve.child.pid);
+
+    const responses = await healthChecks(6);
+    expect(responses.map((res) => res.status)).toEqual(Array(6).fill(200));
+    expect(new Set(await servedBy(responses))).toEqual(new Set(httpPids));
+
+    const res = await requestOnNewConnection(`${url}/api/public/v1/checkouts`, { key: demo.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+  });
+
+  it("holds a key's limit across the processes: the 5th request of a second passes, the 6th gets 429", async () => {
+    // A window opens at a key's first request; a burst straddling two windows is retried with a new key.
+    for (let attempt = 1; ; attempt++) {
+      const key = await api.createKey(demo.storeId);
+      const burst = await Promise.all(
+        Array.from({ length: RATE_LIMIT + 3 }, () =>
+          requestOnNewConnection(`${url}/api/public/v1/checkouts`, { key }),
+        ),
+      );
+      const passed = burst.filter((res) => res.status === 200);
+      const remaining = passed.map((res) => Number(res.headers['ratelimit-remaining']));
+      if (new Set(remaining).size !== remaining.length && attempt < 3) continue; // two windows
+      expect(new Set(await servedBy(burst))).toEqual(new Set(httpPids));
+      expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
+      const refused = burst.filter((res) => res.status !== 200);
+      expect(refused).toHaveLength(3);
+      for (const res of refused) {
+        expect(res.status).toBe(429);
+        expect(res.body.error.code).toBe('rate_limited');
+        expect(res.headers['ratelimit-remaining']).toBe('0');
+      }
+      return;
+    }
+  });
+
+  it('takes concurrent writes on both processes without a failure, and delivers each event once', async () => {
+    const hook = await requestOnNewConnection(`${url}/api/public/v1/webhooks`, {
+      method: 'POST',
+      key: await api.createKey(demo.storeId),
+      body: { url: `${receiver.url}/processes`, events: ['product.created'] },
+    });
+    expect(hook.status).toBe(201);
+
+    // Every key writes at its limit: 40 creations at once, spread over both processes.
+    const keys = await Promise.all(Array.from({ length: 8 }, () => api.createKey(demo.storeId)));
+    const writes = await Promise.all(
+      keys.flatMap((key, k) =>
+        Array.from({ length: RATE_LIMIT }, (_, i) =>
+          requestOnNewConnection(`${url}/api/public/v1/products`, {
+            method: 'POST',
+            key,
+            body: { nome: `Produto ${k}-${i}`, preco: 10 + i },
+          }),
+        ),
+      ),
+    );
+    expect(writes.map((res) => res.status)).toEqual(Array(40).fill(201));
+    expect(new Set(await servedBy(writes))).toEqual(new Set(httpPids));
+
+    const events = await api.db
+      .selectFrom('events')
+      .select('id')
+      .where('store_id', '=', demo.storeId)
+      .where('type', '=', 'product.created')
+      .execute();
+    expect(events).toHaveLength(40);
+    await receiver.waitForRequests(40, 30_000);
+    await eventually(
+      async () => (await api.db.selectFrom('webhook_jobs').select('id').execute()).length === 0,
+      30_000,
+    );
+    const delivered = receiver.requests.map((req) => String(req.headers['service-event-id']));
+    expect(delivered.sort()).toEqual(events.map((event) => event.id).sort());
+  }, 90_000);
+
+  it('replaces an HTTP process that dies', async () => {
+    const [killed, survivor] = httpPids as [number, number];
+    process.kill(killed, 'SIGKILL');
+    await serve.waitForLogs(
+      (line) => line.msg === 'HTTP process exited; starting another' && line.worker_pid === killed,
+      1,
+      'restart notice',
+    );
+    const [replacement] = await serve.waitForLogs(
+      (line) => isListening(line) && !httpPids.includes(line.pid),
+      1,
+      'a new process listening',
+      60_000,
+    );
+    httpPids = [survivor, replacement!.pid];
+    expect(new Set(await servedBy(await healthChecks(6)))).toEqual(new Set(httpPids));
+  }, 90_000);
+
+  it('stops the primary and every HTTP process on SIGTERM, each shutting down cleanly', async () => {
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    for (const pid of [...httpPids, serve.child.pid!]) {
+      expect(serve.logs.some((line) => line.pid === pid && line.msg === 'shutting down')).toBe(true);
+      expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    }
+  });
+});
+
+describe('serve with STOREFRONT_PROCESSES=2 on a taken port', () => {
+  it('exits 1 with a message instead of restarting processes that cannot listen', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const serve = startServe({
+        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-processes-')), 'db.sqlite')}`,
+        STOREFRONT_PROCESSES: '2',
+        PORT: String(port),
+      });
+      expect(await serve.exited).toBe(1);
+      expect(serve.stderr()).toContain('EADDRINUSE');
+      expect(serve.logs.some((line) => line.msg === 'the HTTP processes could not start')).toBe(true);
+      expect(serve.logs.some((line) => line.msg === 'HTTP process exited; starting another')).toBe(false);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
+});
