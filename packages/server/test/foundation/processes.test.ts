@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,11 +167,43 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     expect(new Set(await servedBy(await healthChecks(6)))).toEqual(new Set(httpPids));
   }, 90_000);
 
-  it('stops the primary and every HTTP process on SIGTERM, each shutting down cleanly', async () => {
+  it('stops the primary and every HTTP process on SIGTERM, after the request in flight is answered', async () => {
+    // A creation whose body is still to come: `Expect: 100-continue` shows the server has begun it.
+    const body = JSON.stringify({ nome: 'Em voo', preco: 12 });
+    const inFlight = request(`${url}/api/public/v1/products`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        authorization: `Bearer ${demo.key}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        expect: '100-continue',
+      },
+    });
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      inFlight.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      inFlight.on('error', reject);
+    });
+    await new Promise((resolve) => inFlight.once('continue', resolve));
+
     serve.child.kill('SIGTERM');
+    const shuttingDown = (pid: number) => (line: LogLine) => line.pid === pid && line.msg === 'shutting down';
+    for (const pid of httpPids) await serve.waitForLogs(shuttingDown(pid), 1, `process ${pid} shutting down`);
+    inFlight.end(body);
+    const res = await answered;
+    expect(res.status).toBe(201);
+    const product = JSON.parse(res.text);
+    expect(
+      await api.db.selectFrom('products').select('nome').where('id', '=', product.id).executeTakeFirst(),
+    ).toEqual({ nome: 'Em voo' });
+
     expect(await serve.exited).toBe(0);
     for (const pid of [...httpPids, serve.child.pid!]) {
-      expect(serve.logs.some((line) => line.pid === pid && line.msg === 'shutting down')).toBe(true);
+      expect(serve.logs.some(shuttingDown(pid))).toBe(true);
       expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     }
   });
