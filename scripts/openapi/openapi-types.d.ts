@@ -1151,6 +1151,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   createCheckout: {
@@ -1343,6 +1357,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getCheckout: {
@@ -1455,6 +1483,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1605,6 +1647,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listEvents: {
@@ -1739,6 +1795,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getEvent: {
@@ -1836,6 +1906,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1966,6 +2050,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2211,13 +2309,14 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2338,6 +2437,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getPixCharge: {
@@ -2446,6 +2559,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2592,6 +2719,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listProducts: {
@@ -2722,6 +2863,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2926,6 +3081,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getProduct: {
@@ -3035,6 +3204,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3238,6 +3421,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   archiveProduct: {
@@ -3379,6 +3576,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listSales: {
@@ -3500,6 +3711,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getSale: {
@@ -3600,6 +3825,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3738,13 +3977,14 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3865,6 +4105,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4043,6 +4297,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getWebhookEndpoint: {
@@ -4142,6 +4410,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4273,6 +4555,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4446,6 +4742,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listWebhookDeliveries: {
@@ -4582,6 +4892,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   retryWebhookDelivery: {
@@ -4709,6 +5033,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   testWebhookEndpoint: {
@@ -4827,6 +5165,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
+import { pino } from 'pino';
 import type { BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
-import { openDatabase } from './db/database.js';
+import { SERVING_TIMEOUTS, openDatabase } from './db/database.js';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { connectRedis } from './http/redis-connection.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -56,9 +57,9 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
 /** Opens the database, migrates it and makes the Demo store on an empty one: once per node, at start. */
 export async function prepareDatabase(
   config: Config,
+  log: ServiceLog,
 ): Promise<{ db: Db; demo: { storeId: string; key: string } | null }> {
-  const db = openDatabase(config.databaseUrl);
-  await migrateToLatest(db.kysely);
+  const db = await openServingDatabase(config.databaseUrl, log);
   return { db, demo: await ensureDemoStore(db.kysely) };
 }
 
@@ -77,10 +78,11 @@ export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
 async function listen(
   config: Config,
   db: Db,
-  options: { logger?: boolean },
+  options: { logger?: boolean; log: ServiceLog },
 ): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
-  const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  const { log, ...appOptions } = options;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
+  const app = await buildApp({ config, db: db.kysely, redis, ...appOptions });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -99,8 +101,9 @@ export async function startService(
   config: Config,
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
-  const { db, demo } = await prepareDatabase(config);
-  const http = await listen(config, db, options);
+  const log = pino({ level: config.logLevel });
+  const { db, demo } = await prepareDatabase(config, log);
+  const http = await listen(config, db, { ...options, log });
   warnIfPublicUrlIsPlain(config, http.app.log);
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
   return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
@@ -111,8 +114,9 @@ export async function startService(
  * node duties, so this only serves requests on the database.
  */
 export async function startHttpProcess(config: Config): Promise<Omit<RunningService, 'demo'>> {
-  const db = openDatabase(config.databaseUrl);
-  const http = await listen(config, db, {});
+  const log = pino({ level: config.logLevel });
+  const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
+  const http = await listen(config, db, { log });
   return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
 }
 

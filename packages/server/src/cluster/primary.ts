@@ -28,7 +28,7 @@ async function runHttpProcess(config: Config): Promise<void> {
 async function runPrimary(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   // Before any HTTP process exists: migrations and the Demo store happen once, not once per process.
-  const { db, demo } = await prepareDatabase(config);
+  const { db, demo } = await prepareDatabase(config, log);
   warnIfPublicUrlIsPlain(config, log);
   startRateLimitPrimary(); // the HTTP processes' rate-limit counters live here, so a key's limit is exact
   const stopReceiving = receiveNewEventsFromHttpProcesses();

@@ -7,70 +7,100 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
-import { requestOnNewConnection, startServe } from '../support/serve-process.js';
-import type { LogLine, PlainResponse, ServeProcess } from '../support/serve-process.js';
-import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';
+import { ServiceProcess } from '../support/service-process.js';
+import { describeEachDatabase } from '../support/test-api.js';
 
 const RATE_LIMIT = 5;
-const isListening = (line: LogLine) => line.msg.startsWith('Server listening at');
+
+type LogLine = Record<string, unknown> & { pid: number };
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive): node:cluster hands out connections, not
+ * requests, so this is what spreads requests over the HTTP processes.
+ */
+function onNewConnection(url: string, options: { method?: string; key?: string; body?: unknown } = {}) {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(url, {
+      method: options.method ?? 'GET',
+      agent: false,
+      headers: {
+        ...(options.key && { authorization: `Bearer ${options.key}` }),
+        ...(payload && { 'content-type': 'application/json' }),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }),
+      );
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
   let receiver: HttpsReceiver;
-  let serve: ServeProcess;
+  let serve: ServiceProcess;
   let url: string;
   let demo: { key: string; storeId: string };
   /** The HTTP processes alive now. */
   let httpPids: number[];
 
-  /** The pid of the HTTP process that logged each response's request (from the access log). */
-  async function servedBy(responses: PlainResponse[]): Promise<number[]> {
+  const lines = (message: string) => serve.logLines(message) as LogLine[];
+  const listening = () =>
+    serve.output
+      .split('\n')
+      .filter((line) => line.includes('"msg":"Server listening at'))
+      .map((line) => (JSON.parse(line) as LogLine).pid);
+
+  /** The pid of the HTTP process that served each response, from its access log line. */
+  function servedBy(responses: Answer[]): Promise<number[]> {
     const ids = responses.map((res) => String(res.headers['request-id']));
-    const lines = await serve.waitForLogs(
-      (line) => ids.includes(String(line.reqId)) && line.msg === 'request',
-      ids.length,
-      'access lines',
-    );
-    return ids.map((id) => lines.find((line) => line.reqId === id)!.pid);
+    return eventually(async () => {
+      const access = lines('request').filter((line) => ids.includes(String(line.reqId)));
+      return access.length === ids.length && ids.map((id) => access.find((l) => l.reqId === id)!.pid);
+    });
   }
 
   const healthChecks = (count: number) =>
-    Promise.all(Array.from({ length: count }, () => requestOnNewConnection(`${url}/healthz`)));
+    Promise.all(Array.from({ length: count }, () => onNewConnection(`${url}/healthz`)));
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver({ port: 8443 });
     const caFile = join(mkdtempSync(join(tmpdir(), 'storefront-ca-')), 'receiver.pem');
     writeFileSync(caFile, receiver.ca);
-    serve = startServe({
+    serve = new ServiceProcess('serve', `processes_${api.dialect}`, {
       DATABASE_URL: api.database.url,
       ...api.database.env,
-      STOREFRONT_SECRET: TEST_SECRET,
       STOREFRONT_PROCESSES: '2',
-      PORT: '0',
-      LOG_LEVEL: 'info',
       STOREFRONT_RATE_LIMIT: String(RATE_LIMIT),
       STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
       STOREFRONT_WEBHOOK_TIMEOUT_MS: '2000',
       NODE_EXTRA_CA_CERTS: caFile,
     });
-    const [ready] = await serve.waitForLogs(
-      (line) => line.msg === 'serving with several HTTP processes',
-      1,
-      'ready',
-      60_000,
-    );
-    url = `http://127.0.0.1:${ready!.port}`;
-    httpPids = (await serve.waitForLogs(isListening, 2, 'two listening', 60_000)).map((line) => line.pid);
+    const [, port] = await serve.waitFor(/"port":(\d+),"msg":"serving with several HTTP processes"/, 60_000);
+    url = `http://127.0.0.1:${port}`;
+    httpPids = await eventually(async () => listening().length === 2 && listening(), 60_000);
     const store = await api.db.selectFrom('stores').select('id').executeTakeFirstOrThrow();
-    demo = { key: /sk_test_[0-9A-Za-z]{40}/.exec(serve.stdout())![0], storeId: store.id };
+    demo = { key: /sk_test_[0-9A-Za-z]{40}/.exec(serve.output)![0], storeId: store.id };
   }, 90_000);
 
   afterAll(async () => {
-    if (serve.child.exitCode === null) serve.child.kill('SIGKILL');
+    await serve?.kill('SIGKILL');
     await receiver?.close();
   });
 
   it('migrates and makes the Demo store once, prints its key once, and both HTTP processes answer', async () => {
-    expect(serve.stdout().match(/Created the Demo store/g)).toHaveLength(1);
+    expect(serve.output.match(/Created the Demo store/g)).toHaveLength(1);
     expect(await api.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Demo store' }]);
     expect(new Set(httpPids).size).toBe(2);
     expect(httpPids).not.toContain(serve.child.pid);
@@ -79,7 +109,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     expect(responses.map((res) => res.status)).toEqual(Array(6).fill(200));
     expect(new Set(await servedBy(responses))).toEqual(new Set(httpPids));
 
-    const res = await requestOnNewConnection(`${url}/api/public/v1/checkouts`, { key: demo.key });
+    const res = await onNewConnection(`${url}/api/public/v1/checkouts`, { key: demo.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
   });
@@ -90,7 +120,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       const key = await api.createKey(demo.storeId);
       const burst = await Promise.all(
         Array.from({ length: RATE_LIMIT + 3 }, () =>
-          requestOnNewConnection(`${url}/api/public/v1/checkouts`, { key }),
+          onNewConnection(`${url}/api/public/v1/checkouts`, { key }),
         ),
       );
       const passed = burst.filter((res) => res.status === 200);
@@ -110,7 +140,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
   });
 
   it('takes concurrent writes on both processes without a failure, and delivers each event once', async () => {
-    const hook = await requestOnNewConnection(`${url}/api/public/v1/webhooks`, {
+    const hook = await onNewConnection(`${url}/api/public/v1/webhooks`, {
       method: 'POST',
       key: await api.createKey(demo.storeId),
       body: { url: `${receiver.url}/processes`, events: ['product.created'] },
@@ -122,7 +152,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     const writes = await Promise.all(
       keys.flatMap((key, k) =>
         Array.from({ length: RATE_LIMIT }, (_, i) =>
-          requestOnNewConnection(`${url}/api/public/v1/products`, {
+          onNewConnection(`${url}/api/public/v1/products`, {
             method: 'POST',
             key,
             body: { nome: `Produto ${k}-${i}`, preco: 10 + i },
@@ -152,18 +182,14 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
   it('replaces an HTTP process that dies', async () => {
     const [killed, survivor] = httpPids as [number, number];
     process.kill(killed, 'SIGKILL');
-    await serve.waitForLogs(
-      (line) => line.msg === 'HTTP process exited; starting another' && line.worker_pid === killed,
-      1,
-      'restart notice',
+    await eventually(async () =>
+      lines('HTTP process exited; starting another').some((line) => line.worker_pid === killed),
     );
-    const [replacement] = await serve.waitForLogs(
-      (line) => isListening(line) && !httpPids.includes(line.pid),
-      1,
-      'a new process listening',
+    const replacement = await eventually(
+      async () => listening().find((pid) => !httpPids.includes(pid)),
       60_000,
     );
-    httpPids = [survivor, replacement!.pid];
+    httpPids = [survivor, replacement];
     expect(new Set(await servedBy(await healthChecks(6)))).toEqual(new Set(httpPids));
   }, 90_000);
 
@@ -191,8 +217,8 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     await new Promise((resolve) => inFlight.once('continue', resolve));
 
     serve.child.kill('SIGTERM');
-    const shuttingDown = (pid: number) => (line: LogLine) => line.pid === pid && line.msg === 'shutting down';
-    for (const pid of httpPids) await serve.waitForLogs(shuttingDown(pid), 1, `process ${pid} shutting down`);
+    const shutDown = (pid: number) => lines('shutting down').some((line) => line.pid === pid);
+    await eventually(async () => httpPids.every(shutDown));
     inFlight.end(body);
     const res = await answered;
     expect(res.status).toBe(201);
@@ -201,9 +227,10 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       await api.db.selectFrom('products').select('nome').where('id', '=', product.id).executeTakeFirst(),
     ).toEqual({ nome: 'Em voo' });
 
-    expect(await serve.exited).toBe(0);
+    await serve.exited;
+    expect(serve.exit).toEqual({ code: 0, signal: null });
     for (const pid of [...httpPids, serve.child.pid!]) {
-      expect(serve.logs.some(shuttingDown(pid))).toBe(true);
+      expect(shutDown(pid)).toBe(true);
       expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     }
   });
@@ -213,17 +240,17 @@ describe('serve with STOREFRONT_PROCESSES=2 on a taken port', () => {
   it('exits 1 with a message instead of restarting processes that cannot listen', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    const port = (taken.address() as { port: number }).port;
     try {
-      const serve = startServe({
+      const serve = new ServiceProcess('serve', 'processes_taken_port', {
         DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-processes-')), 'db.sqlite')}`,
         STOREFRONT_PROCESSES: '2',
-        PORT: String(port),
+        PORT: String((taken.address() as { port: number }).port),
       });
-      expect(await serve.exited).toBe(1);
-      expect(serve.stderr()).toContain('EADDRINUSE');
-      expect(serve.logs.some((line) => line.msg === 'the HTTP processes could not start')).toBe(true);
-      expect(serve.logs.some((line) => line.msg === 'HTTP process exited; starting another')).toBe(false);
+      await serve.exited;
+      expect(serve.exit).toEqual({ code: 1, signal: null });
+      expect(serve.output).toContain('EADDRINUSE');
+      expect(serve.logLines('the HTTP processes could not start')).toHaveLength(1);
+      expect(serve.logLines('HTTP process exited; starting another')).toHaveLength(0);
     } finally {
       taken.close();
     }
