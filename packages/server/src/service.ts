@@ -5,6 +5,7 @@ import type { Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { startEmailWorker } from './email/email-worker.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
@@ -47,6 +48,10 @@ export async function startService(
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log: app.log })
+      : null;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -64,6 +69,7 @@ export async function startService(
         await pixExpiry.stop();
         await app.close();
         await worker?.stop(); // before the database closes: in-flight attempts record their result
+        await mail?.stop();
         redis?.disconnect();
         await db.close();
       })();
