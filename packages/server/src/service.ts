@@ -48,6 +48,8 @@ export async function startService(
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
+  if (!config.smtp)
+    app.log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
   const mail =
     config.worker === 'inline' && config.smtp
       ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log: app.log })

@@ -36,6 +36,7 @@ export const DeliveryEmail = Type.Object(
   },
   {
     title: 'Delivery e-mail',
+    example: { status: 'sent', attempts: 1, sent_at: '2026-11-22T10:00:02.000Z', last_error: null },
     description:
       'The e-mail sent to the customer when the sale is approved (product, access link); null when the customer has no e-mail.',
   },
