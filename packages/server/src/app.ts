@@ -8,13 +8,16 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
+import { bodyParsingPlugin } from './http/body-parsing.js';
 import { errorsPlugin } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
 import { paginationPlugin } from './http/pagination.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
+import { storableTextPlugin } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
@@ -55,6 +58,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: true,
     logController: new AccessLog(),
     ajv: { customOptions: { strict: false } },
+    clientErrorHandler,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
@@ -64,6 +69,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('Request-Id', request.id);
   });
   await app.register(errorsPlugin);
+  await app.register(bodyParsingPlugin);
+  await app.register(storableTextPlugin);
   await app.register(healthRoutes);
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
+import { CONTROL_CHARACTER } from './text-patterns.js';
 
 interface IdempotencyKeysTable {
   store_id: string;
@@ -121,8 +122,11 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: Fastif
   ): Promise<FastifyReply | undefined> {
     const key = request.headers[HEADER];
     if (key === undefined) return;
-    if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-      throw invalidRequest('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+    if (typeof key !== 'string' || key.length < 1 || key.length > 255 || CONTROL_CHARACTER.test(key)) {
+      throw invalidRequest(
+        'Idempotency-Key must be 1 to 255 characters, none of them a control character.',
+        'Idempotency-Key',
+      );
     }
     const fingerprint = fingerprintOf(request);
     const existing = await claim(request.auth.storeId, key, fingerprint);

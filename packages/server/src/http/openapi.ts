@@ -548,6 +548,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',
           'Every request carries `Authorization: Bearer <API_KEY>` (`sk_test_…` or `sk_live_…`); each operation names the scope it needs. Request and response bodies are JSON; unknown fields are rejected. Errors are `{"error":{"code","message","param","request_id"}}`. Listings are cursor-paginated, newest first: pass `next_cursor` back as `starting_after`.',
+          'Text anywhere in a request (fields, metadata keys and values, query parameters) must not contain NUL (U+0000) or an unpaired UTF-16 surrogate: the request is 400 `invalid_request` naming the field, and a path id holding one is 404. An operation that takes no body accepts an empty one, whatever its `Content-Type`; any body sent must be `application/json`.',
         ].join('\n\n'),
         license: { name: 'MIT', identifier: 'MIT' },
       },

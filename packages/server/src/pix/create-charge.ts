@@ -36,6 +36,7 @@ export const CreatePixChargeBody = Type.Object(
     external_id: Type.Optional(
       Type.String({
         pattern: EXTERNAL_ID_PATTERN,
+        'x-pattern-message': 'must be 1 to 100 letters, digits, `.`, `_`, `:` or `-`',
         description:
           'Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.',
         example: 'order-1001',

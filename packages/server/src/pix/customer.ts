@@ -20,6 +20,7 @@ export const Customer = Type.Object(
     whatsapp: Type.Optional(
       Type.String({
         pattern: '^\\+?[0-9]{10,15}$',
+        'x-pattern-message': 'must be 10 to 15 digits with an optional leading +',
         description: 'Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).',
         example: '+5511987654321',
       }),

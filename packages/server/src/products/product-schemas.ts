@@ -32,6 +32,8 @@ const editable = {
     minLength: 1,
     maxLength: SLUG_MAX_LENGTH,
     pattern: SLUG_PATTERN,
+    'x-pattern-message':
+      'must be lowercase letters and digits in words joined by single dashes (curso-de-violao)',
     description: 'Unique per store. Generated from nome when omitted on creation.',
   }),
   descricao: Text(4000),
