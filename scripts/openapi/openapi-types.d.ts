@@ -799,6 +799,7 @@ export interface components {
      *       "event_type": "pix.paid",
      *       "attempt": 1,
      *       "response_status": 200,
+     *       "error": "connection refused: nothing accepts connections at that address and port",
      *       "delivered_at": "2026-11-22T10:00:00.000Z",
      *       "failed_at": null,
      *       "next_retry_at": null,
@@ -835,6 +836,11 @@ export interface components {
       attempt: number;
       /** @description null when no response arrived (timeout, refused). */
       response_status: number | null;
+      /**
+       * @description Why the attempt failed, in a short sentence safe to show (for example "connection refused…", "no answer within 10000 ms", "TLS error: CERT_HAS_EXPIRED…", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+       * @example connection refused: nothing accepts connections at that address and port
+       */
+      error: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -4486,6 +4492,7 @@ export interface operations {
            *           "event_type": "pix.paid",
            *           "attempt": 1,
            *           "response_status": 200,
+           *           "error": "connection refused: nothing accepts connections at that address and port",
            *           "delivered_at": "2026-11-22T10:00:00.000Z",
            *           "failed_at": null,
            *           "next_retry_at": null,

@@ -52,7 +52,7 @@ export interface WebhookTest {
   event_id: string;
 }
 
-/** One delivery attempt (spec §2.5). */
+/** One delivery attempt. */
 export interface WebhookDelivery {
   object: 'webhook_delivery';
   id: string;
@@ -60,6 +60,11 @@ export interface WebhookDelivery {
   event_type: EventType;
   attempt: number;
   response_status: number | null;
+  /**
+   * Why the attempt failed, in a short sentence safe to show ("connection refused…", "no answer
+   * within 10000 ms", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+   */
+  error: string | null;
   delivered_at: Timestamp | null;
   failed_at: Timestamp | null;
   next_retry_at: Timestamp | null;

@@ -13,6 +13,8 @@ export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 export interface AttemptOutcome {
   ok: boolean;
   status: number | null;
+  /** Why it failed, safe to show the merchant (failure-reason.ts); null on success. */
+  error: string | null;
   startedAt: string;
   finishedAt: string;
 }
@@ -30,7 +32,7 @@ export interface RecordedAttempt {
   disabled: boolean;
 }
 
-// Both databases cap the bound parameters of one statement; 11 columns × 500 rows stays well below.
+// Both databases cap the bound parameters of one statement; 12 columns × 500 rows stays well below.
 const CHUNK = 500;
 
 function chunks<T>(items: T[]): T[][] {
@@ -65,6 +67,7 @@ export async function recordAttempts(
     event_type: eventType,
     attempt: results[i]!.attempt,
     response_status: outcome.status,
+    error: outcome.error,
     delivered_at: outcome.ok ? outcome.finishedAt : null,
     failed_at: outcome.ok ? null : outcome.finishedAt,
     next_retry_at: results[i]!.nextRetryAt,
