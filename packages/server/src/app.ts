@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
+import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
+  await app.register(homeRoutes);
 
   await app.register(
     async (v1) => {

@@ -27,7 +27,6 @@ export async function startService(
 ): Promise<RunningService> {
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db.kysely);
-  const demo = await ensureDemoStore(db.kysely);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
   const app = await buildApp({ config, db: db.kysely, redis, ...options });
   if (
@@ -47,27 +46,35 @@ export async function startService(
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
-  await app.listen({ port: config.port, host: config.host });
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    // Stop accepting, let in-flight requests finish, then release the connections.
+    closing ??= (async () => {
+      clearInterval(maintenance);
+      await pixExpiry.stop();
+      await app.close();
+      await worker?.stop(); // before the database closes: in-flight attempts record their result
+      redis?.disconnect();
+      await db.close();
+    })();
+    return closing;
+  };
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await close(); // a busy port must not leave the worker and the database open behind it
+    throw error;
+  }
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
-  let closing: Promise<void> | null = null;
   return {
     app,
     db,
     demo,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-    close() {
-      // Stop accepting, let in-flight requests finish, then release the connections.
-      closing ??= (async () => {
-        clearInterval(maintenance);
-        await pixExpiry.stop();
-        await app.close();
-        await worker?.stop(); // before the database closes: in-flight attempts record their result
-        redis?.disconnect();
-        await db.close();
-      })();
-      return closing;
-    },
+    close,
   };
 }
