@@ -28,6 +28,8 @@ describeEachDatabase('GET / (start page)', (api) => {
 describe('renderHome', () => {
   it('escapes what it is given, so a link added later cannot inject markup', () => {
     const html = renderHome([{ href: '/p/"x"', label: '<b>Loja</b>', description: 'R$ 1 & "2"' }]);
-    expect(html).toContain('<a href="/p/&quot;x&quot;">&lt;b&gt;Loja&lt;/b&gt;</a>: R$ 1 &amp; &quot;2&quot;');
+    expect(html).toContain(
+      '<a href="/p/&quot;x&quot;">&lt;b&gt;Loja&lt;/b&gt;</a>: R$ 1 &amp; &quot;2&quot;',
+    );
   });
 });
