@@ -477,6 +477,7 @@ export interface components {
       name: string;
       is_default: boolean;
       archived: boolean;
+      /** @description Read-only: always equal to `settings_json.checkout_banner_url` (null when that is null). It cannot be sent; set the banner through `settings_json`. */
       banner_url: string | null;
       settings_json: {
         checkout_logo_enabled: boolean;
@@ -2009,10 +2010,10 @@ export interface operations {
            * @example 22.5
            */
           amount: number;
-          /** @description Shown to the payer; 1-140 characters. */
+          /** @description 1-140 characters, yours to show. It is not carried in the BR Code (`copy_paste` and the QR carry only the receiver, amount, merchant name and city and a reference), so a bank app reading the code does not show it; a live charge passes it to the PSP as the payer request (`solicitacaoPagador`), which some bank apps display. Show it on your own page, receipt or e-mail; it is in the charge, its events and the sale's charge. */
           description?: string;
           /**
-           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.
+           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one answers 200 with the existing charge, unchanged; when the amount (or description, customer, metadata) you sent differs from it, the `External-Id-Mismatch` header names those fields.
            * @example order-1001
            */
           external_id?: string;
@@ -2061,6 +2062,8 @@ export interface operations {
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry. */
+          'External-Id-Mismatch'?: string;
           [name: string]: unknown;
         };
         content: {

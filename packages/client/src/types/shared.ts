@@ -30,3 +30,19 @@ export interface Customer {
   /** CPF or CNPJ. */
   document?: string;
 }
+
+/** What the service answered besides the body. */
+export interface ResponseInfo {
+  /** 200 or 201 and so on. */
+  statusCode: number;
+  /** The `Request-Id` header (`req_…`), to quote when asking about a request. */
+  requestId: string | null;
+  /** Every response header, names in lower case (e.g. `external-id-mismatch`). */
+  headers: Record<string, string>;
+}
+
+/**
+ * An object as a method returns it: the API object plus a non-enumerable `lastResponse` (it stays
+ * out of `JSON.stringify` and object spreads).
+ */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseInfo };

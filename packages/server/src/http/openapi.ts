@@ -26,6 +26,13 @@ export const API_PREFIX = '/api/public/v1';
 
 type Json = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Headers an operation adds to some answers, documented in the description: status → name → meaning. */
+    responseHeaders?: Record<string, Record<string, string>>;
+  }
+}
+
 interface OperationMeta {
   method: string;
   scope: string | undefined;
@@ -35,6 +42,7 @@ interface OperationMeta {
   readsBody: boolean;
   hasQuery: boolean;
   hasPathParams: boolean;
+  responseHeaders: Record<string, Record<string, string>>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -442,7 +450,15 @@ function describeOperation(
     if (status === '429') headers.push('RetryAfter');
     if (status === '401') headers.push('WWWAuthenticate');
     if (meta.idempotent && !error) headers.push('IdempotentReplayed');
-    response.headers = { ...headerRefs(headers), ...(isObject(response.headers) ? response.headers : {}) };
+    const own = Object.entries(meta.responseHeaders[status] ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]);
+    response.headers = {
+      ...headerRefs(headers),
+      ...Object.fromEntries(own),
+      ...(isObject(response.headers) ? response.headers : {}),
+    };
     if (media && schema && !error && !('example' in media) && !('examples' in media)) {
       media.example = exampleOf(schema, resolve, { full: true, path: `${meta.method} ${path} ${status}` });
     }
@@ -570,7 +586,12 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       if (!url.startsWith(`${API_PREFIX}/`) || schema?.hide)
         return { schema: { ...schema, hide: true }, url };
       const path = openapiPath(url);
-      const config = (route.config ?? {}) as { scope?: string; public?: boolean; idempotent?: boolean };
+      const config = (route.config ?? {}) as {
+        scope?: string;
+        public?: boolean;
+        idempotent?: boolean;
+        responseHeaders?: Record<string, Record<string, string>>;
+      };
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         metas.set(`${method.toUpperCase()} ${path}`, {
@@ -581,6 +602,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
           readsBody: BODY_METHODS.has(method.toUpperCase()),
           hasQuery: schema?.querystring !== undefined,
           hasPathParams: path.includes('{'),
+          responseHeaders: config.responseHeaders ?? {},
         });
       }
       return { schema: hoistIds(schema ?? {}, hoisted) as typeof schema, url: path };
