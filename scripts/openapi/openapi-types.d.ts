@@ -726,7 +726,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description Always equals created_at (spec §2.3): a creation reference, not a last-change marker.
+       * @description Always equals created_at: a creation reference, not a last-change marker.
        */
       updated_at: string;
     };

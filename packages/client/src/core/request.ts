@@ -90,7 +90,7 @@ export class RequestCore {
       'User-Agent': this.#userAgent,
     };
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
-    // Spec §8: every POST carries a key, generated when the caller gave none.
+    // Every POST carries a key, generated when the caller gave none, so a retry is safe.
     const idempotencyKey = options.idempotencyKey ?? (spec.method === 'POST' ? randomUUID() : undefined);
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
     return headers;

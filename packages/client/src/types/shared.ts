@@ -4,7 +4,7 @@ export type Timestamp = string;
 /** Free-form keys attached by the caller. */
 export type Metadata = Record<string, string>;
 
-/** Query parameters common to every listing (spec §4.5). */
+/** Query parameters common to every listing. */
 export interface ListParams {
   /** Page size, 1-100; the service default is 20. */
   limit?: number;
@@ -12,7 +12,7 @@ export interface ListParams {
   starting_after?: string;
 }
 
-/** The list envelope of spec §2.1. */
+/** The list envelope every listing answers. */
 export interface ListEnvelope<Item> {
   object: 'list';
   data: Item[];

@@ -3,7 +3,7 @@ import type { ListParams, Timestamp } from './shared.js';
 
 export type WebhookEndpointStatus = 'active' | 'paused' | 'disabled';
 
-/** A receiver address for signed event notifications (spec §2.4). */
+/** A receiver address for signed event notifications. */
 export interface WebhookEndpoint {
   object: 'webhook_endpoint';
   id: string;

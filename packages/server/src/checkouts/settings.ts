@@ -17,7 +17,7 @@ const Color = Type.String({
   example: '#F5F5F5',
 });
 
-/** The visual keys of a checkout (spec §2.2); the only keys accepted. Bounds are DESIGN-level choices. */
+/** The visual keys of a checkout; the only keys accepted. Bounds are this service's own choices (docs/decisions.md). */
 export const CheckoutSettings = Type.Object(
   {
     checkout_logo_enabled: Type.Boolean(),

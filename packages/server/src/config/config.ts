@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
-/** Everything the service reads from its environment, validated once at start (DESIGN §2). */
+/** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   port: number;
   host: string;

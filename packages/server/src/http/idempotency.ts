@@ -27,7 +27,7 @@ declare module '../db/schema.js' {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The operation accepts `Idempotency-Key` (spec: *idem*). */
+    /** The operation accepts `Idempotency-Key` (creations). */
     idempotent?: boolean;
   }
   interface FastifyRequest {
@@ -63,7 +63,7 @@ function replay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
 }
 
 /**
- * Idempotency-Key on creations (DESIGN §3). The first request claims the key by inserting a row,
+ * Idempotency-Key on creations. The first request claims the key by inserting a row,
  * so the unique constraint, not memory, decides the race between processes; it stores its answer
  * when done. A retry with the same body replays that answer; anything else is 409.
  */

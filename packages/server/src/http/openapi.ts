@@ -7,7 +7,7 @@ import { ErrorEnvelope } from './schemas.js';
 export const API_PREFIX = '/api/public/v1';
 
 /**
- * The OpenAPI 3.1 document (spec §9: version 1.0.0), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.0.0), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:

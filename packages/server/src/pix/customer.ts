@@ -4,7 +4,7 @@ import { invalidRequest } from '../http/api-error.js';
 import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { validateCustomerDocument } from './customer-document.js';
 
-/** Who pays (DESIGN §4), as sent on a Pix charge and carried to its sale. */
+/** Who pays, as sent on a Pix charge and carried to its sale. */
 export const Customer = Type.Object(
   {
     name: Type.Optional(

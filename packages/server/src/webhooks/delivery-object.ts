@@ -4,7 +4,7 @@ import { AnyEventTypeSchema } from '../events/event-types.js';
 import type { AnyEventType } from '../events/event-types.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 
-/** One row per delivery attempt (spec 2.5); only the last HISTORY_LIMIT per endpoint are kept. */
+/** One row per delivery attempt; only the last HISTORY_LIMIT per endpoint are kept. */
 export interface WebhookDeliveriesTable {
   id: string;
   store_id: string;

@@ -7,7 +7,7 @@ import type { WebhookDeliveriesTable } from '../delivery-object.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { WebhookJobsTable } from './jobs.js';
 
-/** An endpoint whose every attempt has failed for this long is moved to `disabled` (DESIGN §4). */
+/** An endpoint whose every attempt has failed for this long is moved to `disabled`. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface AttemptOutcome {
@@ -156,7 +156,7 @@ export async function dropJobs(
     .execute();
 }
 
-/** Keeps the newest HISTORY_LIMIT attempts of an endpoint (spec 8). */
+/** Keeps the newest HISTORY_LIMIT attempts of an endpoint. */
 export async function trimHistory(db: Kysely<Database>, endpointId: string): Promise<void> {
   const newest = db
     .selectFrom('webhook_deliveries')
