@@ -151,15 +151,13 @@ export function renderApiReference(document) {
         if (Number(status) >= 400 && !seen.has(status)) seen.set(status, response.description);
   for (const status of [...seen.keys()].sort()) out.push(`| ${status} | ${cell(seen.get(status))} |`);
   out.push('', '## Response headers', '', '| header | meaning |', '| --- | --- |');
-  const headerNames = {
-    RequestId: 'Request-Id',
-    RateLimitLimit: 'RateLimit-Limit',
-    RateLimitRemaining: 'RateLimit-Remaining',
-    RateLimitReset: 'RateLimit-Reset',
-    RetryAfter: 'Retry-After',
-    WWWAuthenticate: 'WWW-Authenticate',
-    IdempotentReplayed: 'Idempotent-Replayed',
-  };
+  // Header components are named for code (RequestId); the answers that use them give the wire name.
+  const headerNames = {};
+  for (const item of Object.values(document.paths))
+    for (const op of Object.values(item))
+      for (const response of Object.values(op.responses ?? {}))
+        for (const [name, header] of Object.entries(response.headers ?? {}))
+          if (header.$ref) headerNames[header.$ref.split('/').at(-1)] = name;
   for (const [name, header] of Object.entries(document.components.headers ?? {}))
     out.push(`| \`${headerNames[name] ?? name}\` | ${cell(header.description)} |`);
   const idempotency = document.components.parameters?.IdempotencyKey;
