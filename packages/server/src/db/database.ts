@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DatabaseConnection, Driver, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { Database } from './schema.js';
@@ -43,6 +44,28 @@ export interface WarnLog {
   warn(object: object, message: string): void;
 }
 
+/**
+ * Every transaction here writes, so it takes SQLite's write lock when it begins (`begin immediate`).
+ * Kysely's plain `begin` would take it at the first write: when another process (a second HTTP
+ * process, `storefront worker`) committed in between, that upgrade fails with SQLITE_BUSY at once,
+ * without waiting out the busy timeout. Taken up front, the wait is the busy timeout's job.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class SqliteWriterDialect extends SqliteDialect {
+  constructor(private readonly writerConfig: SqliteDialectConfig) {
+    super(writerConfig);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.writerConfig);
+  }
+}
+
 export interface DatabaseTimeouts {
   /** Opening a connection, or waiting for a free one in the pool. */
   connectMs: number;
@@ -72,14 +95,14 @@ const LOST_CONNECTION_REPORT_MS = 10_000;
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
-  // WAL lets readers run beside the one writer; busy_timeout makes a second process (a separate
-  // worker) wait for the write lock instead of failing at once.
+  // WAL lets readers run beside the one writer; busy_timeout makes another process (the other HTTP
+  // processes of STOREFRONT_PROCESSES, a separate worker) wait for the write lock instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
   });
   return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
 }

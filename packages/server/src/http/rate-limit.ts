@@ -1,7 +1,15 @@
+import cluster from 'node:cluster';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { IRateLimiterOptions, RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './api-error.js';
 
 export interface RateLimitOptions {
@@ -9,6 +17,20 @@ export interface RateLimitOptions {
   perSecond: number;
   /** Shared counters across nodes when set; in-process otherwise. */
   redis: Redis | null;
+}
+
+/** In the primary of STOREFRONT_PROCESSES > 1, before forking: it keeps the HTTP processes' counters. */
+export function startRateLimitPrimary(): void {
+  new RateLimiterClusterMaster();
+}
+
+/**
+ * Counters for this node: in memory, or, in an HTTP process of several (node:cluster), in the
+ * primary's memory, asked over IPC, so every process of the node draws from one budget per key.
+ * Any other limiter of the service should come from here to stay exact across the processes too.
+ */
+export function nodeLimiter(options: IRateLimiterOptions & { keyPrefix: string }): RateLimiterAbstract {
+  return cluster.isWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options);
 }
 
 /** While Redis is away, how often it is asked again whether it answers. */
@@ -27,7 +49,7 @@ interface Limiter {
  */
 function failoverLimiter(
   shared: RateLimiterRedis,
-  local: RateLimiterMemory,
+  local: RateLimiterAbstract,
   redis: Redis,
   log: FastifyBaseLogger,
 ): Limiter & { close(): void } {
@@ -79,7 +101,7 @@ function makeLimiter(
   log: FastifyBaseLogger,
 ): Limiter & { close(): void } {
   const common = { points: perSecond, duration: 1, keyPrefix: 'storefront:rl' };
-  const local = new RateLimiterMemory(common);
+  const local = nodeLimiter(common);
   if (!redis) return { consume: (key) => local.consume(key), close: () => undefined };
   // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
   const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });

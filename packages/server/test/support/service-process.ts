@@ -16,7 +16,8 @@ export class ServiceProcess {
   output = '';
   /** Set once the process has exited (a crash shows here). */
   exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  private readonly exited: Promise<void>;
+  /** Resolves once the process has exited (`exit` then says how). */
+  readonly exited: Promise<void>;
   private readonly waiters = new Set<() => void>();
 
   constructor(
