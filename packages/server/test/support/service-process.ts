@@ -104,15 +104,16 @@ export class ServiceProcess {
 /** Generous: on a busy 2-core machine a start has taken close to 20 s. */
 const START_TIMEOUT_MS = 60_000;
 
-/** A `serve` process and its base URL once it listens. */
+/** What `serve` prints once started: listening, migrated, and the Demo store made on an empty database. */
+const STARTED = /Storefront API at (http:\/\/[\d.:]+)\/api\/public\/v1/;
+
+/** A `serve` process and its base URL once it has started. */
 export async function startServe(
   appName: string,
   env: Record<string, string>,
 ): Promise<{ process: ServiceProcess; url: string }> {
   const serve = new ServiceProcess('serve', appName, env);
-  const [, url] = await serve
-    .waitFor(/listening at (http:\/\/[\d.:]+)/, START_TIMEOUT_MS)
-    .catch(killed(serve));
+  const [, url] = await serve.waitFor(STARTED, START_TIMEOUT_MS).catch(killed(serve));
   return { process: serve, url: url! };
 }
 
