@@ -148,7 +148,7 @@ describeWhen(
             });
             const pause = MIN_REQUEST_GAP_MS - (performance.now() - startedAt);
             if (pause > 0) await sleep(pause);
-            return response;
+            return Object.assign(response, { retried: attempt > 0 });
           } catch {
             samples.push({
               node: node.name,
@@ -162,19 +162,23 @@ describeWhen(
         throw new Error(`${method} ${path}: no node answered`);
       }
 
+      /**
+       * A request retried after its node was killed mid-request: its Idempotency-Key stays claimed by
+       * the dead request until abandoned (60 s), so the retry is told 409 `idempotency_conflict`, as a
+       * client is. That is the documented answer, not a failure; the load goes on with the next item.
+       */
+      let ambiguous = 0;
+      const lostInFlight = (response: PlainResponse & { retried: boolean }) => {
+        const lost =
+          response.retried &&
+          response.status === 409 &&
+          response.body?.error?.code === 'idempotency_conflict';
+        if (lost) ambiguous++;
+        return lost;
+      };
+
       let completed = 0;
       let restarted = false;
-      let ambiguous = 0;
-      /**
-       * The node died between taking the Idempotency-Key and answering: the retry is told the first
-       * request is still running (409), as documented, until the key counts as abandoned a minute
-       * later. A client would retry then; the load moves on, and GET /events shows whether it was made.
-       */
-      const stillRunning = (response: PlainResponse) => {
-        if (response.status !== 409 || response.body.error.code !== 'idempotency_conflict') return false;
-        ambiguous++;
-        return true;
-      };
       async function client(index: number): Promise<void> {
         const key = await keyFor();
         let afterRestart = 0;
@@ -187,14 +191,10 @@ describeWhen(
             { nome: `Carga ${index}-${i}`, preco: 10 },
             `p-${index}-${i}`,
           );
-          const charge = stillRunning(product)
-            ? null
-            : await send(key, 'POST', '/payments/pix', { amount: 10 }, `c-${index}-${i}`);
-          if (charge === null || stillRunning(charge)) {
-            completed++;
-            continue;
-          }
+          if (lostInFlight(product)) continue;
           expect(product.status).toBe(201);
+          const charge = await send(key, 'POST', '/payments/pix', { amount: 10 }, `c-${index}-${i}`);
+          if (lostInFlight(charge)) continue;
           expect(charge.status).toBe(201);
           const paid: PlainResponse = await send(
             key,
@@ -290,8 +290,6 @@ describeWhen(
       // No node ever answered a 5xx: the survivor throughout, the killed one only lost connections.
       expect(answered.filter((s) => Number(s.status) >= 500)).toEqual([]);
       expect(samples.filter((s) => s.status === 'network_error' && s.node === 'a')).toEqual([]);
-      // "Still running" answers only ever follow a request lost with the killed node.
-      expect(ambiguous).toBeLessThanOrEqual(samples.length - answered.length);
       // The products made are exactly the ones asked for, however the retries went.
       const products = await db.kysely
         .selectFrom('products')
