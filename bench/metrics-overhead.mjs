@@ -7,43 +7,25 @@
 // difference is the service's own CPU per request, without the load generator's noise. Rounds
 // alternate off/on so drift from other work on the machine hits both sides alike; the median round
 // of each side is reported. A second figure isolates one histogram observation.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadBuilt, openBenchStore } from './lib/in-process.mjs';
 import { percentile } from './lib/percentile.mjs';
 
-const dist = new URL(process.env.STOREFRONT_DIST ?? '../packages/server/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config/config.js');
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { createStore } = await load('stores/stores.js');
-const { createApiKey } = await load('api-keys/api-keys.js');
-const { observeHttpRequest } = await load('operations/metrics.js');
+const { buildApp } = await loadBuilt('app.js');
+const { observeHttpRequest } = await loadBuilt('operations/metrics.js');
 
 const rounds = Number(process.argv[2] ?? 10);
 const perRound = Number(process.argv[3] ?? 2000);
-const dir = mkdtempSync(join(tmpdir(), 'sf-bench-'));
-const url = `sqlite:${join(dir, 'bench.sqlite')}`;
-const db = openDatabase(url);
-await migrateToLatest(db.kysely);
-const base = loadConfig({
-  DATABASE_URL: url,
-  STOREFRONT_SECRET: 'bench-secret-bench-secret-bench-secret',
-  STOREFRONT_RATE_LIMIT: '1000000',
-});
+const { db, config, key, close } = await openBenchStore({ scopes: ['products:read'] });
 const apps = {
-  off: await buildApp({ config: { ...base, metricsToken: null }, db: db.kysely, logger: false }),
+  off: await buildApp({ config: { ...config, metricsToken: null }, db: db.kysely, logger: false }),
   on: await buildApp({
-    config: { ...base, metricsToken: 'bench-metrics-token-0123456789' },
+    config: { ...config, metricsToken: 'bench-metrics-token-0123456789' },
     db: db.kysely,
     logger: false,
   }),
 };
-const store = await createStore(db.kysely, { name: 'Padaria' });
-const { key } = await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes: ['products:read'] });
+
 // A read that authenticates, queries the database and serializes a page: a typical request.
 const request = {
   method: 'GET',
@@ -87,5 +69,4 @@ console.log(`one histogram observation: ${observeNs.toFixed(0)} ns`);
 
 await apps.off.close();
 await apps.on.close();
-await db.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
