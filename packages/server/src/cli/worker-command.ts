@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { openServingDatabase } from '../db/migrate.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
@@ -16,8 +15,7 @@ export function registerWorkerCommand(program: Command): void {
       const config = loadConfigOrExit();
       boundHeapGrowth();
       const log = pino({ level: config.logLevel });
-      const db = openDatabase(config.databaseUrl);
-      await migrateToLatest(db.kysely);
+      const db = await openServingDatabase(config.databaseUrl, log);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       log.info({ dialect: db.dialect }, 'webhook worker started');
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
@@ -22,6 +23,8 @@ export interface Config {
   metricsToken: string | null;
   /** Events, attempts and other transient records older than this are pruned. */
   retentionDays: number;
+  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
+  processes: number;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +136,20 @@ function parseMetricsToken(raw: string | undefined): string | null {
   return raw;
 }
 
+/** `STOREFRONT_PROCESSES`: a whole number of HTTP processes, or `auto` for one per available core. */
+function parseProcesses(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return availableParallelism();
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= 1024)) {
+    throw new ConfigError(
+      'STOREFRONT_PROCESSES',
+      `must be "auto" or a whole number from 1 to 1024, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -177,5 +194,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
     retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
+    processes: parseProcesses(env.STOREFRONT_PROCESSES),
   };
 }

@@ -161,7 +161,13 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
       if (key === null) return payload;
       request.idempotencyKey = null;
       if (reply.statusCode >= 500) {
-        await deleteKey(request.auth.storeId, key).execute();
+        // Often the database itself is what failed: then the key frees itself as abandoned, and the
+        // answer the client gets stays the 5xx rather than a failure to forget the key.
+        await deleteKey(request.auth.storeId, key)
+          .execute()
+          .catch((error: unknown) =>
+            request.log.warn({ error: (error as Error).message }, 'idempotency key not freed'),
+          );
       } else {
         await db
           .updateTable('idempotency_keys')
