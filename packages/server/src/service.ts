@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
@@ -46,6 +47,11 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db, smtp: config.smtp, config, log })
+      : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
@@ -54,6 +60,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await pixExpiry.stop();
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
+      await mail?.stop();
     },
   };
 }
