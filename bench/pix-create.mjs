@@ -5,35 +5,16 @@
 // Requests go through Fastify's inject (routing, auth, validation, serialization; no sockets) on a
 // fresh SQLite file, so the figure is the service's own cost per charge. The QR share is measured
 // apart by rendering the returned copy_paste again.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadBuilt, openBenchStore } from './lib/in-process.mjs';
 import { percentile } from './lib/percentile.mjs';
 
-const dist = new URL(process.env.STOREFRONT_DIST ?? '../packages/server/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config/config.js');
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { createStore } = await load('stores/stores.js');
-const { createApiKey } = await load('api-keys/api-keys.js');
-const { renderQrPng } = await load('pix/brcode/index.js');
+const { buildApp } = await loadBuilt('app.js');
+const { renderQrPng } = await loadBuilt('pix/brcode/index.js');
 
 const count = Number(process.argv[2] ?? 500);
-const dir = mkdtempSync(join(tmpdir(), 'sf-bench-'));
-const url = `sqlite:${join(dir, 'bench.sqlite')}`;
-const db = openDatabase(url);
-await migrateToLatest(db.kysely);
-const config = loadConfig({
-  DATABASE_URL: url,
-  STOREFRONT_SECRET: 'bench-secret-bench-secret-bench-secret',
-  STOREFRONT_RATE_LIMIT: '1000000',
-});
+const { db, config, key, close } = await openBenchStore({ scopes: ['pix:write'] });
 const app = await buildApp({ config, db: db.kysely, logger: false });
-const store = await createStore(db.kysely, { name: 'Padaria São João' });
-const { key } = await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes: ['pix:write'] });
 
 async function createOne(i) {
   const res = await app.inject({
@@ -77,5 +58,4 @@ console.log(
 );
 
 await app.close();
-await db.close();
-rmSync(dir, { recursive: true, force: true });
+await close();

@@ -206,6 +206,20 @@ describe('resource routes', () => {
     ['webhookEndpoints.del', () => client.webhookEndpoints.del('w1'), 'DELETE', '/webhooks/w1'],
     ['webhookEndpoints.test', () => client.webhookEndpoints.test('w1'), 'POST', '/webhooks/w1/test'],
     [
+      'webhookEndpoints.rotateSecret',
+      () => client.webhookEndpoints.rotateSecret('w1', { expires_in_hours: 0 }),
+      'POST',
+      '/webhooks/w1/rotate_secret',
+      { expires_in_hours: 0 },
+    ],
+    [
+      'webhookEndpoints.rotateSecret (default overlap)',
+      () => client.webhookEndpoints.rotateSecret('w1'),
+      'POST',
+      '/webhooks/w1/rotate_secret',
+      {},
+    ],
+    [
       'webhookEndpoints.listDeliveries',
       () => client.webhookEndpoints.listDeliveries('w1'),
       'GET',

@@ -89,7 +89,7 @@ export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
 async function listen(
   config: Config,
   db: Db,
-  options: { logger?: boolean; log: ServiceLog },
+  options: { logger?: boolean; log: ServiceLog; renderMetrics?: () => Promise<string> },
 ): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const { log, ...appOptions } = options;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
@@ -136,10 +136,13 @@ export async function startService(
  * One of several HTTP processes (STOREFRONT_PROCESSES > 1): the primary has migrated and runs the
  * node duties, so this only serves requests on the database.
  */
-export async function startHttpProcess(config: Config): Promise<Omit<RunningService, 'demo'>> {
+export async function startHttpProcess(
+  config: Config,
+  renderMetrics?: () => Promise<string>,
+): Promise<Omit<RunningService, 'demo'>> {
   const log = pino({ level: config.logLevel });
   const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
-  const http = await listen(config, db, { log });
+  const http = await listen(config, db, { log, ...(renderMetrics ? { renderMetrics } : {}) });
   return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
 }
 

@@ -4,7 +4,9 @@ import { printDemoKey, printListening, stopOnSignals } from '../cli/serve-lifecy
 import type { Config } from '../config/config.js';
 import { startRateLimitPrimary } from '../http/rate-limit.js';
 import { prepareDatabase, startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../service.js';
+import { watchProcess } from '../operations/metrics-plugin.js';
 import { receiveNewEventsFromHttpProcesses, relayNewEventsToPrimary } from './new-events-relay.js';
+import { nodeMetricsFromPrimary, serveNodeMetrics } from './node-metrics.js';
 import { superviseHttpProcesses } from './supervisor.js';
 
 /**
@@ -17,11 +19,13 @@ export function serveWithProcesses(config: Config): Promise<void> {
 }
 
 async function runHttpProcess(config: Config): Promise<void> {
-  const service = await startHttpProcess(config);
+  const nodeMetrics = config.metricsToken ? nodeMetricsFromPrimary() : null;
+  const service = await startHttpProcess(config, nodeMetrics?.render);
   const stopRelay = relayNewEventsToPrimary();
   stopOnSignals(service.app.log, async () => {
     await service.close();
     stopRelay();
+    nodeMetrics?.stop();
   });
 }
 
@@ -32,6 +36,8 @@ async function runPrimary(config: Config): Promise<void> {
   warnIfPublicUrlIsPlain(config, log);
   startRateLimitPrimary(); // the HTTP processes' rate-limit counters live here, so a key's limit is exact
   const stopReceiving = receiveNewEventsFromHttpProcesses();
+  // One scrape answers for the node: the HTTP processes ask here, the primary adds its own duties' metrics.
+  const stopMetrics = config.metricsToken ? [serveNodeMetrics(), watchProcess(db.kysely, db.poolStats)] : [];
   const duties = startNodeDuties({ db: db.kysely, config, log });
   const supervisor = superviseHttpProcesses({ processes: config.processes, log });
 
@@ -40,6 +46,7 @@ async function runPrimary(config: Config): Promise<void> {
     (closing ??= (async () => {
       await supervisor.stop(); // every HTTP process has answered its last request
       stopReceiving();
+      for (const stop of stopMetrics) stop();
       await duties.stop();
       await db.close();
     })());

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import fp from 'fastify-plugin';
 import type { PoolStats } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import { webhookQueueStats } from '../webhooks/delivery/queue-stats.js';
 import {
@@ -29,17 +31,25 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * API key), and the request histogram fed by every route. Registered only when the token is
  * configured: otherwise the path is an ordinary 404 and requests pay nothing.
  */
-export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOptions): Promise<void> => {
+/**
+ * This process's metrics from here on: process metrics, and the scrape-time gauges read from this
+ * database. Returns the function that detaches the database again.
+ */
+export function watchProcess(
+  db: Kysely<Database>,
+  poolStats: () => PoolStats | null = () => null,
+): () => void {
   collectProcessMetrics();
+  return attachScrapeSources({ webhookQueue: () => webhookQueueStats(db), pool: poolStats });
+}
+
+export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOptions): Promise<void> => {
   // A callback hook, not an async one: one histogram observation and no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     observeHttpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     done();
   });
-  const detach = attachScrapeSources({
-    webhookQueue: () => webhookQueueStats(app.db),
-    pool: options.poolStats ?? (() => null),
-  });
+  const detach = watchProcess(app.db, options.poolStats);
   app.addHook('onClose', async () => detach());
   const expected = digest(options.token);
   const render = options.render ?? (() => metricsRegistry.metrics());

@@ -66,9 +66,9 @@ export function countEmail(outcome: EmailOutcome): void {
   emails.inc({ outcome });
 }
 
-/** What the scrape-time gauges read; set by the app serving /metrics. */
+/** What the scrape-time gauges read; attached by `watchProcess` (metrics-plugin.ts). */
 export interface ScrapeSources {
-  /** Queue depth and the oldest due job: two small indexed queries on the shared database. */
+  /** Queue depth, the oldest due job and the outbox backlog: three small queries on the shared database. */
   webhookQueue(): Promise<{ jobs: number; oldestDueAgeSeconds: number; undispatchedEvents: number }>;
   /** PostgreSQL pool counters; null on SQLite (one connection, no pool). */
   pool(): { size: number; inUse: number; waiting: number } | null;
@@ -94,9 +94,11 @@ let reading: Promise<Snapshot> | null = null;
 function snapshot(): Promise<Snapshot> {
   reading ??= (async () => {
     try {
-      return sources
-        ? { queue: await sources.webhookQueue(), pool: sources.pool() }
-        : { queue: null, pool: null };
+      if (!sources) return { queue: null, pool: null };
+      // A database that does not answer makes the queue gauges NaN (unknown) instead of failing the
+      // scrape: the process and request metrics matter most during an outage.
+      const queue = await sources.webhookQueue().catch(() => null);
+      return { queue, pool: sources.pool() };
     } finally {
       reading = null;
     }
@@ -129,7 +131,7 @@ scrapeGauge(
   'Webhook deliveries queued (due, waiting for a retry, or being sent).',
   'max',
   (g, s) => {
-    if (s.queue) g.set(s.queue.jobs);
+    g.set(s.queue ? s.queue.jobs : NaN);
   },
 );
 scrapeGauge(
@@ -137,7 +139,7 @@ scrapeGauge(
   'How long the oldest due webhook delivery has been waiting; 0 when none is due.',
   'max',
   (g, s) => {
-    if (s.queue) g.set(s.queue.oldestDueAgeSeconds);
+    g.set(s.queue ? s.queue.oldestDueAgeSeconds : NaN);
   },
 );
 scrapeGauge(
@@ -145,7 +147,7 @@ scrapeGauge(
   'Events recorded but not yet handed to the webhook queue.',
   'max',
   (g, s) => {
-    if (s.queue) g.set(s.queue.undispatchedEvents);
+    g.set(s.queue ? s.queue.undispatchedEvents : NaN);
   },
 );
 scrapeGauge(

@@ -36,9 +36,12 @@ describe('storefront backup (SQLite, while serving)', () => {
   });
 
   const serve = async (path: string) => {
-    const service = await startService(loadConfig({ DATABASE_URL: `sqlite:${path}`, PORT: '0' }), {
-      logger: false,
-    });
+    const service = await startService(
+      loadConfig({ DATABASE_URL: `sqlite:${path}`, PORT: '0', STOREFRONT_RATE_LIMIT: '100000' }),
+      {
+        logger: false,
+      },
+    );
     services.push(service);
     return service;
   };

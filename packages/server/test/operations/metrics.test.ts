@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { countEmail } from '../../src/operations/metrics.js';
@@ -138,6 +139,19 @@ describeEachDatabase(
       expect(values.get('storefront_webhook_queue_oldest_due_age_seconds')).toBeGreaterThanOrEqual(90);
       expect(values.get('storefront_webhook_queue_oldest_due_age_seconds')).toBeLessThan(3600);
       await api.db.deleteFrom('webhook_jobs').where('id', '=', later.id).execute();
+    });
+
+    it('still answers when the queue cannot be read, with the queue gauges NaN (unknown)', async () => {
+      await sql`alter table webhook_jobs rename to webhook_jobs_away`.execute(api.db);
+      try {
+        const { values } = await scrape();
+        expect(values.get('storefront_webhook_queue_jobs')).toBeNaN();
+        expect(values.get('storefront_webhook_queue_oldest_due_age_seconds')).toBeNaN();
+        expect(values.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+      } finally {
+        await sql`alter table webhook_jobs_away rename to webhook_jobs`.execute(api.db);
+      }
+      expect(Number.isNaN((await scrape()).values.get('storefront_webhook_queue_jobs'))).toBe(false);
     });
 
     it('counts Pix charges created, paid and expired by mode, after they commit', async () => {

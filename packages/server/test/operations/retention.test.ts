@@ -20,25 +20,28 @@ const CUTOFF = NOW.getTime() - 30 * DAY_MS;
 const at = (ms: number) => new Date(ms).toISOString();
 const quiet = { info() {}, warn() {} };
 
+/** An event row of a chosen age, fanned out (dispatched) at that time unless told otherwise. */
+function eventRow(storeId: string, createdAt: string, dispatched = true) {
+  const id = prefixedId('evt');
+  return {
+    id,
+    store_id: storeId,
+    type: 'checkout.created',
+    livemode: 0,
+    payload: JSON.stringify({ id }),
+    created_at: createdAt,
+    dispatched_at: dispatched ? createdAt : null,
+  };
+}
+
 /** Writes history rows as they would be after delivery, with chosen ages. */
 function fixtures(api: TestApi, storeId: string) {
   const db = api.db;
   return {
     async event(createdAt: string, dispatched = true): Promise<string> {
-      const id = prefixedId('evt');
-      await db
-        .insertInto('events')
-        .values({
-          id,
-          store_id: storeId,
-          type: 'checkout.created',
-          livemode: 0,
-          payload: JSON.stringify({ id }),
-          created_at: createdAt,
-          dispatched_at: dispatched ? createdAt : null,
-        })
-        .execute();
-      return id;
+      const row = eventRow(storeId, createdAt, dispatched);
+      await db.insertInto('events').values(row).execute();
+      return row.id;
     },
     async attempt(endpointId: string, eventId: string, createdAt: string): Promise<string> {
       const id = prefixedId('whd');
@@ -182,18 +185,9 @@ describe('retention settings and `storefront prune`', () => {
     const db = openDatabase(url);
     await migrateToLatest(db.kysely);
     const store = await createStore(db.kysely, { name: 'Loja' });
-    const old = at(Date.now() - 10 * DAY_MS);
     await db.kysely
       .insertInto('events')
-      .values({
-        id: prefixedId('evt'),
-        store_id: store.id,
-        type: 'checkout.created',
-        livemode: 0,
-        payload: '{}',
-        created_at: old,
-        dispatched_at: old,
-      })
+      .values(eventRow(store.id, at(Date.now() - 10 * DAY_MS)))
       .execute();
     await db.close();
     const env = { ...process.env, DATABASE_URL: url };
