@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { openServingDatabase } from '../db/migrate.js';
 import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
@@ -17,8 +16,7 @@ export function registerWorkerCommand(program: Command): void {
       const config = loadConfigOrExit();
       boundHeapGrowth();
       const log = pino({ level: config.logLevel });
-      const db = openDatabase(config.databaseUrl);
-      await migrateToLatest(db.kysely);
+      const db = await openServingDatabase(config.databaseUrl, log);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
       log.info({ dialect: db.dialect, delivery_email: mail !== null }, 'webhook worker started');

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
-/** Everything the service reads from its environment, validated once at start (DESIGN §2). */
+/** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   port: number;
   host: string;
@@ -19,6 +20,12 @@ export interface Config {
   logLevel: string;
   /** The origin buyers and PSPs reach this service at, without a trailing slash. */
   publicUrl: string;
+  /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
+  metricsToken: string | null;
+  /** Events, attempts and other transient records older than this are pruned. */
+  retentionDays: number;
+  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
+  processes: number;
   /** Where delivery e-mails go out; null without SMTP_URL (sales then say `skipped`). */
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
@@ -133,6 +140,34 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return url.origin;
 }
 
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A scrape token is a credential: long enough not to be guessed, sendable as a bearer token. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      'STOREFRONT_METRICS_TOKEN',
+      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
+/** `STOREFRONT_PROCESSES`: a whole number of HTTP processes, or `auto` for one per available core. */
+function parseProcesses(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return availableParallelism();
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= 1024)) {
+    throw new ConfigError(
+      'STOREFRONT_PROCESSES',
+      `must be "auto" or a whole number from 1 to 1024, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 /**
  * `SMTP_URL` (`smtp://user:pass@host:587` or `smtps://…:465`) and `STOREFRONT_MAIL_FROM`, which it
  * requires. Credentials in the URL are percent-decoded, so a password may contain `@` written `%40`.
@@ -228,6 +263,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
+    metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
+    retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
+    processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
   };

@@ -11,6 +11,7 @@ import { abandonEmail, recordEmailAttempt } from './record-email.js';
 import { createMailer } from './smtp-mailer.js';
 import type { MailerOptions } from './smtp-mailer.js';
 import { composeDeliveryEmail } from './template.js';
+import { countEmail } from '../operations/metrics.js';
 
 export interface EmailWorkerOptions extends MailerOptions {
   db: Kysely<Database>;
@@ -76,6 +77,7 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
       messageId: messageIdFor(sale.id, smtp),
     });
     const recorded = await recordEmailAttempt(db, job, outcome, config.emailRetryScheduleMs);
+    if (recorded.applied) countEmail(recorded.status === 'pending' ? 'retrying' : recorded.status);
     const context = { sale_id: sale.id, attempt: job.attempts + 1, status: recorded.status };
     if (outcome.ok) log.debug(context, 'delivery e-mail sent');
     else

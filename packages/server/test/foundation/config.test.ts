@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
@@ -19,6 +19,7 @@ describe('configuration from the environment', () => {
       worker: 'inline',
       rateLimitPerSecond: 100,
       webhookTimeoutMs: 10_000,
+      processes: 1,
     });
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
     expect(config.webhookAllowedHosts.size).toBe(0);
@@ -52,6 +53,15 @@ describe('configuration from the environment', () => {
     });
     expect(config.webhookRetryScheduleMs).toEqual([100, 2000, 60000]);
     expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1', '::1', 'hooks.example.com']);
+  });
+
+  it('takes STOREFRONT_PROCESSES as a whole number from 1, or auto for the available cores', () => {
+    const processes = (value: string) =>
+      loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_PROCESSES: value }).processes;
+    expect(processes('1')).toBe(1);
+    expect(processes('3')).toBe(3);
+    expect(processes('1024')).toBe(1024);
+    expect(processes('auto')).toBe(availableParallelism());
   });
 
   it('reads SMTP_URL and STOREFRONT_MAIL_FROM: STARTTLS on smtp://, TLS on smtps://, credentials decoded', () => {
@@ -98,6 +108,10 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_WEBHOOK_RETRY_SCHEDULE', { STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }],
     ['STOREFRONT_WEBHOOK_TIMEOUT_MS', { STOREFRONT_WEBHOOK_TIMEOUT_MS: '10s' }],
     ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '0' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: 'all' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],
