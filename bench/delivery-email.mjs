@@ -19,7 +19,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { placeFor } from './lib/database.mjs';
 import { importServerDependency, importServerModule } from './lib/paths.mjs';
-import { percentile } from './lib/percentile.mjs';
+import { latencySummary, percentile } from './lib/percentile.mjs';
+import { nextMessage } from './lib/child-process.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -294,7 +295,6 @@ async function runBench() {
     const latencies = sales
       .map((s) => acceptedAt.get(messageIdFor(s.id, config.smtp)) - Date.parse(s.created_at))
       .sort((a, b) => a - b);
-    const pct = (p) => percentile(latencies, p);
     const afterAnswer = sales
       .map((s) => acceptedAt.get(messageIdFor(s.id, config.smtp)) - answeredAt.get(s.pix_charge_id))
       .sort((a, b) => a - b);
@@ -319,10 +319,7 @@ async function runBench() {
           sale_to_accepted_ms: {
             sales: latencies.length,
             rate_per_second: Number(opts['latency-rate']),
-            p50: pct(50),
-            p90: pct(90),
-            p99: pct(99),
-            max: latencies.at(-1),
+            ...latencySummary(latencies),
             // From simulate_payment's answer (the sale's transaction committed) instead of its start.
             p50_after_payment_answer: percentile(afterAnswer, 50),
             p90_after_payment_answer: percentile(afterAnswer, 90),
@@ -346,7 +343,4 @@ function progress(message) {
 }
 function round(n) {
   return Math.round(n * 100) / 100;
-}
-function nextMessage(child) {
-  return new Promise((resolve) => child.once('message', resolve));
 }
