@@ -20,7 +20,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { withPgClient } from './lib/database.mjs';
 import { importServerModule } from './lib/paths.mjs';
-import { percentile } from './lib/percentile.mjs';
+import { latencySummary } from './lib/percentile.mjs';
+import { nextMessage } from './lib/child-process.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -221,7 +222,6 @@ async function runBench() {
       .filter(([id]) => createdAt.has(id))
       .map(([id, at]) => at - createdAt.get(id))
       .sort((a, b) => a - b);
-    const pct = (p) => percentile(latencies, p);
     const final = await ask('stats');
 
     console.log(
@@ -239,10 +239,7 @@ async function runBench() {
           latency_ms: {
             events: latencies.length,
             rate_per_second: Number(opts['latency-rate']),
-            p50: pct(50),
-            p90: pct(90),
-            p99: pct(99),
-            max: latencies.at(-1),
+            ...latencySummary(latencies),
           },
           receiver: { requests: final.requests, bad_signatures: final.badSignatures },
         },
@@ -264,7 +261,4 @@ function rand() {
 }
 function round(n) {
   return Math.round(n * 100) / 100;
-}
-function nextMessage(child) {
-  return new Promise((resolve) => child.once('message', resolve));
 }

@@ -49,3 +49,8 @@ export async function startNodeProcess({ script, args = [], nodeArgs = [], env, 
     },
   };
 }
+
+/** The next IPC message from a forked child (its ready signal, or the answer to a question). */
+export function nextMessage(child) {
+  return new Promise((resolve) => child.once('message', resolve));
+}

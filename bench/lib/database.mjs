@@ -1,4 +1,4 @@
-// A database of its own for one bench run: a temp SQLite file, or a fresh PostgreSQL schema.
+// A database of its own for one bench run: a temp SQLite file, or a fresh PostgreSQL schema (placeFor).
 // Migrated, with one store and an all-scopes test key made by the server's own functions.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ export async function withPgClient(url, work) {
   }
 }
 
-async function placeFor(kind, pgUrl) {
+export async function placeFor(kind, pgUrl) {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'storefront-bench-'));
     return {

@@ -7,63 +7,72 @@ import type { DeliveryEmailInput, DeliveryItem } from './template.js';
 /** What a sale with no product is called in its e-mail: the charge's description, or this. */
 const UNNAMED_PURCHASE = 'sua compra';
 
-interface ItemWithTemplate extends DeliveryItem {
-  subject: string | null;
-  body: string | null;
+export interface DeliveryEmailSource {
+  sale: Pick<SalesTable, 'id' | 'status' | 'customer'>;
+  input: DeliveryEmailInput;
 }
 
 /**
- * The items a sale delivers, main product first: read at send time, so an access link the merchant
- * corrects before a retry or a resend is the one that goes out. Today a sale names at most one
- * product (`product_id`); a sale with several items (an order bump) maps each of them here.
+ * A sale's delivery e-mail as it is to be sent: read at send time, so an access link the merchant
+ * corrects before a retry or a resend is the one that goes out. One query for the sale, its store and
+ * its product. The items are listed main product first; today a sale names at most one product
+ * (`product_id`), and a sale with several items (an order bump) maps each of them here.
  */
-async function deliveryItems(db: Kysely<Database>, sale: SalesTable): Promise<ItemWithTemplate[]> {
-  if (sale.product_id !== null) {
-    const product = await db
-      .selectFrom('products')
-      .select(['nome', 'link_acesso', 'delivery_email_subject', 'delivery_email_body'])
-      .where('store_id', '=', sale.store_id)
-      .where('id', '=', sale.product_id)
-      .executeTakeFirst();
-    if (product) {
-      return [
-        {
-          nome: product.nome,
-          linkAcesso: product.link_acesso,
-          subject: product.delivery_email_subject,
-          body: product.delivery_email_body,
-        },
-      ];
-    }
-  }
-  const charge =
-    sale.pix_charge_id === null
-      ? undefined
-      : await db
-          .selectFrom('pix_charges')
-          .select('description')
-          .where('store_id', '=', sale.store_id)
-          .where('id', '=', sale.pix_charge_id)
-          .executeTakeFirst();
-  return [{ nome: charge?.description ?? UNNAMED_PURCHASE, linkAcesso: null, subject: null, body: null }];
+export async function loadDeliveryEmail(
+  db: Kysely<Database>,
+  saleId: string,
+): Promise<DeliveryEmailSource | undefined> {
+  const row = await db
+    .selectFrom('sales')
+    .innerJoin('stores', 'stores.id', 'sales.store_id')
+    .leftJoin('products', (join) =>
+      join.onRef('products.id', '=', 'sales.product_id').onRef('products.store_id', '=', 'sales.store_id'),
+    )
+    .select([
+      'sales.id',
+      'sales.status',
+      'sales.customer',
+      'sales.amount_cents',
+      'sales.store_id',
+      'sales.pix_charge_id',
+      'stores.name as store_name',
+      'products.nome',
+      'products.link_acesso',
+      'products.delivery_email_subject',
+      'products.delivery_email_body',
+    ])
+    .where('sales.id', '=', saleId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const items: DeliveryItem[] =
+    row.nome === null
+      ? [{ nome: await chargeDescription(db, row.store_id, row.pix_charge_id), linkAcesso: null }]
+      : [{ nome: row.nome, linkAcesso: row.link_acesso }];
+  const customer = row.customer === null ? null : (JSON.parse(row.customer) as Customer);
+  return {
+    sale: { id: row.id, status: row.status, customer: row.customer },
+    input: {
+      storeName: row.store_name,
+      customerName: customer?.name ?? null,
+      amountCents: row.amount_cents,
+      items,
+      subject: row.delivery_email_subject,
+      body: row.delivery_email_body,
+    },
+  };
 }
 
-/** Everything the template needs for one sale's delivery e-mail. */
-export async function deliveryEmailInput(
+async function chargeDescription(
   db: Kysely<Database>,
-  sale: SalesTable,
-): Promise<DeliveryEmailInput> {
-  const [store, items] = await Promise.all([
-    db.selectFrom('stores').select('name').where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
-    deliveryItems(db, sale),
-  ]);
-  const customer = sale.customer === null ? null : (JSON.parse(sale.customer) as Customer);
-  return {
-    storeName: store.name,
-    customerName: customer?.name ?? null,
-    amountCents: sale.amount_cents,
-    items: items.map(({ nome, linkAcesso }) => ({ nome, linkAcesso })),
-    subject: items[0]!.subject,
-    body: items[0]!.body,
-  };
+  storeId: string,
+  chargeId: string | null,
+): Promise<string> {
+  if (chargeId === null) return UNNAMED_PURCHASE;
+  const charge = await db
+    .selectFrom('pix_charges')
+    .select('description')
+    .where('store_id', '=', storeId)
+    .where('id', '=', chargeId)
+    .executeTakeFirst();
+  return charge?.description ?? UNNAMED_PURCHASE;
 }

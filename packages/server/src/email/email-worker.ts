@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { WorkerLog } from '../webhooks/delivery/worker.js';
 import { onNewEvents } from '../webhooks/delivery/wake.js';
 import { claimDueEmails } from './claim-emails.js';
-import { deliveryEmailInput } from './delivery-content.js';
+import { loadDeliveryEmail } from './delivery-content.js';
 import type { EmailJobsTable } from './email-jobs.js';
 import { recipientOf } from './queue-delivery-email.js';
 import { abandonEmail, recordEmailAttempt } from './record-email.js';
@@ -60,17 +60,17 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
   }
 
   async function send(job: EmailJobsTable): Promise<void> {
-    const sale = await db.selectFrom('sales').selectAll().where('id', '=', job.sale_id).executeTakeFirst();
-    const to = sale ? recipientOf(sale) : null;
-    if (!sale || to === null || sale.status === 'refunded') {
+    const source = await loadDeliveryEmail(db, job.sale_id);
+    const to = source ? recipientOf(source.sale) : null;
+    if (!source || to === null || source.sale.status === 'refunded') {
       const reason =
-        sale?.status === 'refunded'
+        source?.sale.status === 'refunded'
           ? 'The sale was refunded before its e-mail went out; nothing was sent.'
           : 'The sale has no e-mail address to send to.';
       await abandonEmail(db, job, reason);
       return;
     }
-    const input = await deliveryEmailInput(db, sale);
+    const { sale, input } = source;
     const outcome = await mailer.send({
       ...composeDeliveryEmail(input),
       to: { name: input.customerName ?? '', address: to },
@@ -94,7 +94,8 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
       )
       .finally(() => {
         inFlight.delete(running);
-        wake();
+        // Claim again once half the slots are free: batches of claims, not one query per e-mail.
+        if (inFlight.size <= concurrency / 2) wake();
       });
     inFlight.add(running);
   }

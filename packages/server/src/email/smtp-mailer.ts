@@ -84,10 +84,7 @@ interface SmtpError extends Error {
  * connections, timeouts, TLS and DNS trouble, is worth another try. The words are for a merchant
  * reading the sale, not for a developer reading a stack.
  */
-export function describeFailure(
-  error: SmtpError,
-  where: string,
-): { ok: false; permanent: boolean; error: string } {
+function describeFailure(error: SmtpError, where: string): { ok: false; permanent: boolean; error: string } {
   const reply = error.response ? clip(error.response.trim()) : null;
   const status = error.responseCode ?? 0;
   if (status >= 500) {

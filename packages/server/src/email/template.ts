@@ -24,7 +24,7 @@ export interface ComposedEmail {
   html: string;
 }
 
-export const DEFAULT_SUBJECT = 'Compra aprovada: {{produto}}';
+const DEFAULT_SUBJECT = 'Compra aprovada: {{produto}}';
 const DEFAULT_GREETING =
   'Olá, {{nome}}!\n\nSeu pagamento de {{valor}} foi aprovado. Obrigado pela sua compra em {{loja}}!';
 const DEFAULT_ACCESS_LINE = '\n\nAcesse {{produto}}: {{link_acesso}}';
