@@ -6,6 +6,9 @@ import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { Money } from '../http/schemas.js';
+import { countPixCharge } from '../operations/metrics.js';
+import { invalidRequest } from '../http/api-error.js';
+import { findProduct } from '../products/products-repository.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../shared/ids.js';
 import { toCents } from '../shared/money.js';
@@ -52,6 +55,13 @@ export const CreatePixChargeBody = Type.Object(
     ),
     customer: Type.Optional(Customer),
     metadata: Type.Optional(Metadata),
+    product_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -64,7 +74,7 @@ export interface CreatedCharge {
   created: boolean;
   /**
    * When the external_id was already used: the fields sent that differ from the existing charge
-   * (`amount`, `description`, `customer`, `metadata`), so the caller can tell a retry from a clash.
+   * (`amount`, `description`, `customer`, `metadata`, `product_id`), so the caller can tell a retry from a clash.
    */
   mismatch: string[];
 }
@@ -76,6 +86,8 @@ function mismatchOf(row: PixChargesTable, body: CreatePixChargeBody, customer: C
   if (body.description !== undefined && body.description !== row.description) fields.push('description');
   if (customer !== null && JSON.stringify(customer) !== row.customer) fields.push('customer');
   if (body.metadata !== undefined && JSON.stringify(body.metadata) !== row.metadata) fields.push('metadata');
+  if (body.product_id !== undefined && body.product_id !== (row.product_id ?? null))
+    fields.push('product_id');
   return fields;
 }
 
@@ -97,6 +109,7 @@ export async function createCharge(
   if (existing)
     return { charge: toPixCharge(existing), created: false, mismatch: mismatchOf(existing, body, customer) };
 
+  if (body.product_id !== undefined) await checkSellable(db, scope.storeId, body.product_id);
   const store = await findStore(db, scope.storeId);
   if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
   const id = prefixedId('pix');
@@ -127,6 +140,7 @@ export async function createCharge(
     expires_at: isoAfter(expiresIn * 1000, now),
     paid_at: null,
     created_at: now.toISOString(),
+    product_id: body.product_id ?? null,
   };
   try {
     const charge = await db.transaction().execute(async (trx) => {
@@ -135,6 +149,7 @@ export async function createCharge(
       await recordEvent(trx, { ...scope, type: 'pix.created', object });
       return object;
     });
+    countPixCharge('created', scope.livemode);
     return { charge, created: true, mismatch: [] };
   } catch (error) {
     if (externalId === null || !isUniqueViolation(error)) throw error;
@@ -142,4 +157,12 @@ export async function createCharge(
     if (!winner) throw error;
     return { charge: toPixCharge(winner), created: false, mismatch: mismatchOf(winner, body, customer) };
   }
+}
+
+/** A charge can sell an active product of the caller's store; an archived one is a mistake to catch. */
+async function checkSellable(db: Kysely<Database>, storeId: string, productId: string): Promise<void> {
+  const product = await findProduct(db, storeId, productId);
+  if (!product) throw invalidRequest(`No such product: '${productId}'.`, 'product_id');
+  if (product.ativo !== 1)
+    throw invalidRequest(`Product '${productId}' is archived and cannot be sold.`, 'product_id');
 }
