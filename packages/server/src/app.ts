@@ -76,8 +76,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('Request-Id', request.id);
   });
   await app.register(errorsPlugin);
-  await app.register(bodyParsingPlugin);
-  await app.register(storableTextPlugin);
   if (deps.config.metricsToken) {
     await app.register(metricsPlugin, {
       token: deps.config.metricsToken,
@@ -85,6 +83,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.renderMetrics ? { render: deps.renderMetrics } : {}),
     });
   }
+  await app.register(bodyParsingPlugin);
+  await app.register(storableTextPlugin);
   await app.register(healthRoutes);
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);

@@ -97,7 +97,8 @@ async function listen(
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await app.close(); // a busy port must leave nothing open behind it
+    // A busy port must not leave connections open behind the failed start.
+    await app.close();
     redis?.disconnect();
     throw error;
   }
@@ -124,7 +125,7 @@ export async function startService(
     await db.close();
     throw error;
   });
-  // Only once listening: a start that cannot listen (a busy port) must not spend the Demo store's key.
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
   const demo = await ensureDemoStore(db.kysely);
   warnIfPublicUrlIsPlain(config, http.app.log);
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });

@@ -1,20 +1,8 @@
 import type { ServiceLog } from '../service.js';
 
-/** Where the API and its reference are, on stdout at every start. */
-export function printServing(url: string): void {
+/** Where to start: the API and its reference, on stdout once the service listens. */
+export function printListening(url: string): void {
   console.log(`Storefront API at ${url}/api/public/v1 · reference: ${url}/docs`);
-}
-
-const LISTEN_FAILURES: Record<string, string> = {
-  EADDRINUSE: 'the port is already in use; stop the other process or set PORT to a free port',
-  EACCES: 'permission denied (ports below 1024 need privileges); set PORT to 1024 or above',
-  EADDRNOTAVAIL: 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)',
-};
-
-/** Why the service could not listen, in one line naming HOST and PORT; null for any other failure. */
-export function listenFailure(error: unknown, config: { host: string; port: number }): string | null {
-  const reason = LISTEN_FAILURES[(error as NodeJS.ErrnoException)?.code ?? ''];
-  return reason === undefined ? null : `cannot listen on HOST=${config.host} PORT=${config.port}: ${reason}.`;
 }
 
 /** Printed once, on stdout, outside the logs: the only time this key is ever shown. */
