@@ -10,7 +10,7 @@ export class Pix extends APIResource {
   /**
    * Creates a charge (201); reusing an `external_id` returns the existing charge instead (200), and
    * when what you sent differs from it, `lastResponse.headers['external-id-mismatch']` names the
-   * fields (`amount`, `description`, `customer`, `metadata`).
+   * fields (`amount`, `description`, `customer`, `metadata`, `product_id`).
    */
   async create(params: PixChargeCreateParams, options?: RequestOptions): Promise<WithResponse<PixCharge>> {
     return this.core.request({ method: 'POST', path: '/payments/pix', body: params, options });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/openapi.js';
 import { DOCS_PREFIX } from '../docs/docs-routes.js';
-import { escapeHtml } from '../shared/html.js';
+import escapeHtml from 'escape-html';
 
 export interface HomeLink {
   href: string;

@@ -74,7 +74,7 @@ export interface CreatedCharge {
   created: boolean;
   /**
    * When the external_id was already used: the fields sent that differ from the existing charge
-   * (`amount`, `description`, `customer`, `metadata`), so the caller can tell a retry from a clash.
+   * (`amount`, `description`, `customer`, `metadata`, `product_id`), so the caller can tell a retry from a clash.
    */
   mismatch: string[];
 }
@@ -86,6 +86,8 @@ function mismatchOf(row: PixChargesTable, body: CreatePixChargeBody, customer: C
   if (body.description !== undefined && body.description !== row.description) fields.push('description');
   if (customer !== null && JSON.stringify(customer) !== row.customer) fields.push('customer');
   if (body.metadata !== undefined && JSON.stringify(body.metadata) !== row.metadata) fields.push('metadata');
+  if (body.product_id !== undefined && body.product_id !== (row.product_id ?? null))
+    fields.push('product_id');
   return fields;
 }
 

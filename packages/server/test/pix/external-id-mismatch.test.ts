@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { Storefront } from '../../../client/src/index.js';
+import { createProduct } from '../products/support.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 /**
@@ -47,6 +48,20 @@ describeEachDatabase('external_id reuse with other values', (api) => {
     ).toBeNull();
 
     expect(await charges('pedido-1')).toEqual([{ id: created.body.id, amount_cents: 1000 }]);
+  });
+
+  it('compares the product sold too', async () => {
+    const { key } = await api.createStore();
+    const as = api.as(key);
+    const product = await createProduct(api, key, { nome: 'Curso', preco: 10 });
+    const body = { amount: 10, external_id: 'pedido-3', product_id: product.id };
+    expect((await as.post('/payments/pix', body)).status).toBe(201);
+    expect((await as.post('/payments/pix', body)).headers.get('external-id-mismatch')).toBeNull();
+    const other = await createProduct(api, key, { nome: 'Outro curso', preco: 10 });
+    const res = await as.post('/payments/pix', { ...body, product_id: other.id });
+    expect(res.status).toBe(200);
+    expect(res.body.product_id).toBe(product.id);
+    expect(res.headers.get('external-id-mismatch')).toBe('product_id');
   });
 
   it('the official client exposes it on the returned charge', async () => {
