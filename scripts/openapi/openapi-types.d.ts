@@ -173,6 +173,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payments/pix/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a pending charge (API 1.1.0); live, the PSP removes it first, and a charge found paid there is 400
+     * @description Requires an API key with the `pix:write` scope.
+     */
+    post: operations['cancelPixCharge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payments/pix/{id}/simulate_payment': {
     parameters: {
       query?: never;
@@ -313,7 +333,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Refund a whole sale (simulated for test keys); a refunded sale cannot be refunded again
+     * Refund a whole sale (immediate for test keys; live, `refund.status` is pending until the PSP settles it)
      * @description Requires an API key with the `sales:write` scope.
      */
     post: operations['refundSale'];
@@ -590,6 +610,7 @@ export interface components {
      *       },
      *       "expires_at": "2026-11-22T10:00:00.000Z",
      *       "paid_at": null,
+     *       "canceled_at": "2026-11-22T10:00:00.000Z",
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "pix": {
@@ -605,7 +626,7 @@ export interface components {
       /** @example pix_4mZ0b2kqP1sXw4TnYc7HaB9d */
       id: string;
       /** @enum {string} */
-      status: 'pending' | 'paid' | 'expired';
+      status: 'pending' | 'paid' | 'expired' | 'canceled';
       /** @example 22.5 */
       amount: number;
       description: string | null;
@@ -648,6 +669,11 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       paid_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      canceled_at: string | null;
       livemode: boolean;
       /**
        * Format: date-time
@@ -742,7 +768,8 @@ export interface components {
      *       "customer": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
-     *       "refunded_at": null
+     *       "refunded_at": null,
+     *       "refund": null
      *     }
      */
     Sale: {
@@ -789,6 +816,17 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       refunded_at: string | null;
+      /** @description The refund asked for (API 1.1.0): a live refund is `pending` until the PSP settles it; null before any refund. */
+      refund: {
+        /** @enum {string} */
+        status: 'pending' | 'succeeded' | 'failed';
+        /**
+         * Format: date-time
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        requested_at: string;
+        failure_reason: string | null;
+      } | null;
     };
     /**
      * Webhook delivery attempt
@@ -1087,7 +1125,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1240,7 +1278,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1515,7 +1553,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1675,7 +1713,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1851,7 +1889,7 @@ export interface operations {
         limit?: number;
         /** @description Opaque cursor: the `next_cursor` of the previous page. */
         starting_after?: string;
-        status?: 'pending' | 'paid' | 'expired';
+        status?: 'pending' | 'paid' | 'expired' | 'canceled';
       };
       header?: never;
       path?: never;
@@ -1886,6 +1924,7 @@ export interface operations {
            *           },
            *           "expires_at": "2026-11-22T10:00:00.000Z",
            *           "paid_at": null,
+           *           "canceled_at": "2026-11-22T10:00:00.000Z",
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "pix": {
@@ -1908,7 +1947,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2072,6 +2111,7 @@ export interface operations {
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2109,6 +2149,7 @@ export interface operations {
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2121,7 +2162,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2211,7 +2252,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a dependency it needs, is unavailable. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2262,6 +2316,7 @@ export interface operations {
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2376,6 +2431,7 @@ export interface operations {
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2454,6 +2510,160 @@ export interface operations {
       };
     };
   };
+  cancelPixCharge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pix charge. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "pix_charge",
+           *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "status": "pending",
+           *       "amount": 49.9,
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "customer": null,
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "pix": {
+           *         "copy_paste": "00020101021226830014br.gov.bcb.pix2561qrcodes.example.com.br/v2/cobv/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304E2CA",
+           *         "qr_code_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==",
+           *         "txid": "9d36b84fc70b478fb95c12729b90ca25"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PixCharge'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   simulatePixPayment: {
     parameters: {
       query?: never;
@@ -2490,6 +2700,7 @@ export interface operations {
            *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "pix": {
@@ -2502,7 +2713,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2664,7 +2875,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2836,7 +3047,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3148,7 +3359,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3289,7 +3500,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3420,7 +3631,8 @@ export interface operations {
            *           "customer": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
-           *           "refunded_at": null
+           *           "refunded_at": null,
+           *           "refund": null
            *         }
            *       ],
            *       "has_more": false,
@@ -3436,7 +3648,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3536,7 +3748,8 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "refund": null
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3642,13 +3855,14 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "refund": null
            *     }
            */
           'application/json': components['schemas']['Sale'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3738,7 +3952,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a dependency it needs, is unavailable. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3807,7 +4034,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3953,7 +4180,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4189,7 +4416,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4356,7 +4583,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4505,7 +4732,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4619,7 +4846,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookDeliveryRetry'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4743,7 +4970,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookTest'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];

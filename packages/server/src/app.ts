@@ -16,6 +16,8 @@ import { paginationPlugin } from './http/pagination.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
+import { attachLiveProviders } from './pix/live/live-providers.js';
+import { pixCallbackRoutes } from './pix/live/callback-routes.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
 import { prefixedId } from './shared/ids.js';
@@ -59,6 +61,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
   app.decorate('config', deps.config);
+  const liveProviders = attachLiveProviders(deps.db, {
+    secret: deps.config.secret,
+    connectTimeoutMs: deps.config.pspConnectTimeoutMs,
+    requestTimeoutMs: deps.config.pspRequestTimeoutMs,
+  });
+  app.addHook('onClose', () => liveProviders.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
@@ -68,6 +76,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
+  // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
+  await app.register(pixCallbackRoutes);
 
   await app.register(
     async (v1) => {

@@ -7,6 +7,7 @@ import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
+import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
@@ -47,6 +48,9 @@ export async function startService(
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker =
     config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
+  // Live Pix reconciliation belongs to the worker too: inline here, or in `storefront worker`.
+  const reconciler =
+    config.worker === 'inline' ? startConfiguredReconciler(db.kysely, config, app.log) : null;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -62,6 +66,7 @@ export async function startService(
       closing ??= (async () => {
         clearInterval(maintenance);
         await pixExpiry.stop();
+        await reconciler?.stop(); // before app.close() closes the PSP connections it uses
         await app.close();
         await worker?.stop(); // before the database closes: in-flight attempts record their result
         redis?.disconnect();

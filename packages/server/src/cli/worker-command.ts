@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { attachLiveProviders } from '../pix/live/live-providers.js';
+import { startConfiguredReconciler } from '../pix/live/reconciler.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
@@ -10,7 +12,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks and reconcile live Pix apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -19,13 +21,19 @@ export function registerWorkerCommand(program: Command): void {
       const db = openDatabase(config.databaseUrl);
       await migrateToLatest(db.kysely);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
-      log.info({ dialect: db.dialect }, 'webhook worker started');
+      const liveProviders = attachLiveProviders(db.kysely, {
+        secret: config.secret,
+        connectTimeoutMs: config.pspConnectTimeoutMs,
+        requestTimeoutMs: config.pspRequestTimeoutMs,
+      });
+      const reconciler = startConfiguredReconciler(db.kysely, config, log);
+      log.info({ dialect: db.dialect }, 'webhook worker and live Pix reconciler started');
 
       // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
       const shutdown = (signal: string) => {
         log.info({ signal }, 'webhook worker stopping');
-        worker
-          .stop()
+        Promise.all([worker.stop(), reconciler.stop()])
+          .then(() => liveProviders.close())
           .then(() => db.close())
           .then(
             () => process.exit(0),

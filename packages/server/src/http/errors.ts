@@ -82,7 +82,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (error instanceof ApiError) {
+      // Expected refusals never log a stack: a PSP failure or a missing provider is the operator's to see.
+      if (apiError.statusCode >= 500 || apiError.code === 'provider_not_configured') {
+        request.log.info({ code: apiError.code, message: apiError.message }, 'request refused');
+      }
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
