@@ -1,6 +1,7 @@
 import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
 
-export type PixChargeStatus = 'pending' | 'paid' | 'expired';
+/** `canceled` since API 1.1.0. */
+export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
 /** A Pix charge (DESIGN §4). */
 export interface PixCharge {
@@ -17,6 +18,8 @@ export interface PixCharge {
   metadata: Metadata | null;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
+  /** When the charge was canceled (API 1.1.0); null otherwise. */
+  canceled_at: Timestamp | null;
   livemode: boolean;
   created_at: Timestamp;
   pix: {
