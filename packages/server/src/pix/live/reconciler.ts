@@ -11,6 +11,7 @@ import type { PixChargesTable } from '../pix-charge-object.js';
 import { liveProvidersOf } from './live-providers.js';
 import { claimDueCharges, claimDueRefunds } from './reconcile-claim.js';
 import { nextCheckAt, nextRefundCheckAt } from './reconcile-schedule.js';
+import { announceNewEvents } from '../../webhooks/delivery/wake.js';
 import { onReconcileDue } from './reconcile-wake.js';
 
 export type ReconcilerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -67,6 +68,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       const state = await provider.getCharge(row.txid, row.amount_cents);
       if (state.payment) {
         await payCharge(db, row, state.payment);
+        announceNewEvents();
         log.info(
           { ...context, end_to_end_id: state.payment.endToEndId },
           'live pix payment confirmed by the PSP',
@@ -77,6 +79,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
         log.warn(context, 'PSP shows the cob paid, but not for this amount and key: nothing changes');
       } else if (state.status !== 'ATIVA' && row.status === 'pending') {
         await recordCanceled(db, row);
+        announceNewEvents();
         log.info({ ...context, psp_status: state.status }, 'cob removed at the PSP: charge canceled');
         return;
       } else {
@@ -101,8 +104,10 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       const provider = await liveProvidersOf(db).forStore(row.store_id);
       const devolucao = await provider.getRefund(row.pix_end_to_end_id, row.refund_id);
       await applyRefundOutcome(db, row, request, devolucao, scheduleMs);
-      if (devolucao.status !== 'EM_PROCESSAMENTO')
+      if (devolucao.status !== 'EM_PROCESSAMENTO') {
+        announceNewEvents();
         log.info({ ...context, status: devolucao.status }, 'live refund settled');
+      }
       return;
     } catch (err) {
       if (err instanceof ApiError)

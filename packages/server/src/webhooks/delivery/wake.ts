@@ -14,6 +14,11 @@ export function onNewEvents(listener: () => void): () => void {
   return () => signal.off('events', listener);
 }
 
+/** For writers outside a request (the live Pix reconciler): new events were just committed. */
+export function announceNewEvents(): void {
+  signal.emit('events');
+}
+
 /** After the response is sent the request's transaction has committed: the events are visible. */
 export const wakeWorkersOnWrite = fp(async (app: FastifyInstance) => {
   app.addHook('onResponse', async (request, reply) => {
