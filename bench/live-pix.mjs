@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/percentile.mjs';
 
@@ -99,7 +100,7 @@ const live = (await createApiKey(db.kysely, { storeId: store.id, mode: 'live', s
 const test = (await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes })).key;
 
 async function call(key, method, path, body) {
-  const res = await fetch(`${base}/api/public/v1${path}`, {
+  const res = await globalThis.fetch(`${base}/api/public/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -135,7 +136,7 @@ const waitFor = async (check, timeoutMs = 60_000) => {
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 };
 

@@ -84,9 +84,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     const apiError = toApiError(error);
     if (error instanceof ApiError) {
       // Expected refusals never log a stack: a PSP failure or a missing provider is the operator's to see.
-      if (apiError.statusCode >= 500 || apiError.code === 'provider_not_configured') {
-        request.log.info({ code: apiError.code, message: apiError.message }, 'request refused');
-      }
+      const details = { code: apiError.code, message: apiError.message };
+      if (apiError.statusCode >= 500) request.log.warn(details, 'request failed upstream');
+      else if (apiError.code === 'provider_not_configured') request.log.info(details, 'request refused');
     } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });

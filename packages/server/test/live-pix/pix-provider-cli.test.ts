@@ -132,7 +132,7 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
     const check = await cli('pix-provider', 'check', '--store', storeId, '--json');
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toEqual({ ok: true, charges_last_minute: 0 });
-    const list = psp.requests.findLast((r) => r.method === 'GET' && r.path.startsWith('/v2/cob?'))!;
+    const list = psp.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/cob?')).at(-1)!;
     const query = new URL(list.path, 'https://x').searchParams;
     expect(Date.parse(query.get('fim')!) - Date.parse(query.get('inicio')!)).toBe(60_000);
   });

@@ -92,12 +92,17 @@ export async function pixCallbackRoutes(app: FastifyInstance): Promise<void> {
       }
       return charges;
     });
-    if (Number(touched) < txids.length) {
-      app.log.info(
-        { store_id: storeId, txids: txids.length, pending: Number(touched) },
-        'pix callback names txids that are unknown or already settled; nothing changes for them',
-      );
-    }
+    // Every callback is logged; what it names is only checked at the PSP, so a forged one is visible
+    // here and changes nothing there.
+    app.log.info(
+      {
+        store_id: storeId,
+        txids,
+        to_check: Number(touched),
+        unknown_or_settled: txids.length - Number(touched),
+      },
+      'pix callback received; its charges are confirmed at the PSP before anything changes',
+    );
     wakeReconcilers();
     return true;
   }

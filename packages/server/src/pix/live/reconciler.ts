@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
+import { startPollLoop } from '../../shared/poll-loop.js';
 import { ApiError } from '../../http/api-error.js';
 import { applyRefundOutcome } from '../../sales/refund-outcome.js';
 import type { SalesTable } from '../../sales/sale-object.js';
@@ -44,9 +45,6 @@ const BATCH = 20;
 export function startPixReconciler(options: ReconcilerOptions): Reconciler {
   const { db, log, scheduleMs, leaseMs } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
 
   async function reschedule(row: PixChargesTable): Promise<void> {
     await db
@@ -131,43 +129,17 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
     return charges.length === BATCH || refunds.length === BATCH;
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      woken = false;
-      let more = false;
-      try {
-        more = await tick();
-      } catch (err) {
-        log.error({ err }, 'pix reconciler round failed; retrying at the next poll');
-      }
-      if (stopping || more || woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
-
-  function wake(): void {
-    woken = true;
-    wakeUp?.();
-  }
-
-  const unsubscribe = onReconcileDue(wake);
-  const running = loop();
+  const loop = startPollLoop(tick, pollIntervalMs, (err) =>
+    log.error({ err }, 'pix reconciler round failed; retrying at the next poll'),
+  );
+  const unsubscribe = onReconcileDue(loop.wake);
   let stopped: Promise<void> | null = null;
   return {
-    wake,
+    wake: loop.wake,
     stop() {
       stopped ??= (async () => {
-        stopping = true;
         unsubscribe();
-        wake();
-        await running;
+        await loop.stop();
       })();
       return stopped;
     },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
+import { startPollLoop } from '../../shared/poll-loop.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
@@ -60,13 +61,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const results = createResultWriter(db, config.webhookRetryScheduleMs);
   const inFlight = new Set<Promise<void>>();
   const touchedEndpoints = new Set<string>();
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
 
   function wake(): void {
-    woken = true;
-    wakeUp?.();
+    loop.wake();
   }
 
   /**
@@ -150,40 +147,19 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     return dispatched === DISPATCH_BATCH;
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      woken = false;
-      let more = false;
-      try {
-        more = await tick();
-      } catch (err) {
-        log.error({ err }, 'webhook worker round failed; retrying at the next poll');
-      }
-      if (stopping || more || woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
-
+  const loop = startPollLoop(tick, pollIntervalMs, (err) =>
+    log.error({ err }, 'webhook worker round failed; retrying at the next poll'),
+  );
   const unsubscribe = onNewEvents(nudge);
-  const running = loop();
 
   let stopped: Promise<void> | null = null;
   return {
     wake,
     stop() {
       stopped ??= (async () => {
-        stopping = true;
         unsubscribe();
         if (nudgeTimer) clearTimeout(nudgeTimer);
-        wake();
-        await running;
+        await loop.stop();
         await Promise.all(inFlight);
         await agent.destroy();
       })();
