@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerPixProviderCommand } from './pix-provider-command.js';
+import { registerOperationsCommands } from './operations-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
 import { registerWorkerCommand } from './worker-command.js';
@@ -16,5 +17,6 @@ registerMigrateCommand(program);
 registerStoresCommand(program);
 registerKeysCommand(program);
 registerPixProviderCommand(program);
+registerOperationsCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { openServingDatabase } from '../db/migrate.js';
 import { attachLiveProviders } from '../pix/live/live-providers.js';
 import { startConfiguredReconciler } from '../pix/live/reconciler.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
@@ -18,8 +17,7 @@ export function registerWorkerCommand(program: Command): void {
       const config = loadConfigOrExit();
       boundHeapGrowth();
       const log = pino({ level: config.logLevel });
-      const db = openDatabase(config.databaseUrl);
-      await migrateToLatest(db.kysely);
+      const db = await openServingDatabase(config.databaseUrl, log);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const liveProviders = attachLiveProviders(db.kysely, {
         secret: config.secret,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
@@ -24,6 +25,12 @@ export interface Config {
   pspRequestTimeoutMs: number;
   /** Live Pix: when pending live charges are checked at the PSP after creation; the last step repeats. */
   pixReconcileScheduleMs: number[];
+  /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
+  metricsToken: string | null;
+  /** Events, attempts and other transient records older than this are pruned. */
+  retentionDays: number;
+  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
+  processes: number;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +129,34 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return url.origin;
 }
 
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A scrape token is a credential: long enough not to be guessed, sendable as a bearer token. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      'STOREFRONT_METRICS_TOKEN',
+      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
+/** `STOREFRONT_PROCESSES`: a whole number of HTTP processes, or `auto` for one per available core. */
+function parseProcesses(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return availableParallelism();
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= 1024)) {
+    throw new ConfigError(
+      'STOREFRONT_PROCESSES',
+      `must be "auto" or a whole number from 1 to 1024, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -169,5 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
     pixReconcileScheduleMs: (env.STOREFRONT_PIX_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
       .split(',')
       .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
+    metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
+    retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
+    processes: parseProcesses(env.STOREFRONT_PROCESSES),
   };
 }

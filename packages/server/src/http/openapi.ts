@@ -14,7 +14,7 @@ export const API_PREFIX = '/api/public/v1';
  *
  * - the required scope (`config.scope`) as the bearer requirement's role, `x-required-scope` and a
  *   sentence of the description; `config.public` routes get `security: []`;
- * - the error statuses the plugins can answer (401/403/429/500 on authenticated routes, 400 and 413
+ * - the error statuses the plugins can answer (401/403/429/500/503 on authenticated routes, 400 and 413
  *   where a body or query string is read, 404 for path ids, 409 and the `Idempotency-Key` header on
  *   idempotent creations), each with the ErrorEnvelope component and a description;
  * - resource schemas that carry a TypeBox `$id` become `components.schemas` entries referenced by
@@ -67,7 +67,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '500': '`internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe.',
   '502':
     '`provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`).',
-  '503': 'The service, or a dependency it needs, is unavailable.',
+  '503':
+    'The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds).',
   '504': 'An upstream timeout; retryable.',
 };
 
@@ -417,7 +418,7 @@ function describeOperation(
 ): void {
   const responses = (isObject(operation.responses) ? operation.responses : {}) as Record<string, Json>;
   const implied = new Set<string>();
-  if (!meta.public) ['401', '403', '429', '500'].forEach((s) => implied.add(s));
+  if (!meta.public) ['401', '403', '429', '500', '503'].forEach((s) => implied.add(s));
   if (meta.readsBody) ['400', '413'].forEach((s) => implied.add(s));
   if (meta.hasQuery) implied.add('400');
   if (meta.hasPathParams) implied.add('404');
@@ -440,7 +441,7 @@ function describeOperation(
     const headers = ['RequestId'];
     if (!meta.public && status !== '401')
       headers.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
-    if (status === '429') headers.push('RetryAfter');
+    if (status === '429' || status === '503') headers.push('RetryAfter');
     if (status === '401') headers.push('WWWAuthenticate');
     if (meta.idempotent && !error) headers.push('IdempotentReplayed');
     response.headers = { ...headerRefs(headers), ...(isObject(response.headers) ? response.headers : {}) };

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
@@ -18,6 +18,7 @@ describe('configuration from the environment', () => {
       worker: 'inline',
       rateLimitPerSecond: 100,
       webhookTimeoutMs: 10_000,
+      processes: 1,
     });
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
     expect(config.webhookAllowedHosts.size).toBe(0);
@@ -66,6 +67,15 @@ describe('configuration from the environment', () => {
     expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1', '::1', 'hooks.example.com']);
   });
 
+  it('takes STOREFRONT_PROCESSES as a whole number from 1, or auto for the available cores', () => {
+    const processes = (value: string) =>
+      loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_PROCESSES: value }).processes;
+    expect(processes('1')).toBe(1);
+    expect(processes('3')).toBe(3);
+    expect(processes('1024')).toBe(1024);
+    expect(processes('auto')).toBe(availableParallelism());
+  });
+
   const bad: Array<[string, Record<string, string>]> = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -80,6 +90,10 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_PSP_CONNECT_TIMEOUT_MS', { STOREFRONT_PSP_CONNECT_TIMEOUT_MS: '99' }],
     ['STOREFRONT_PSP_TIMEOUT_MS', { STOREFRONT_PSP_TIMEOUT_MS: '120001' }],
     ['STOREFRONT_PIX_RECONCILE_SCHEDULE', { STOREFRONT_PIX_RECONCILE_SCHEDULE: '15s,later' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '0' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: 'all' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],

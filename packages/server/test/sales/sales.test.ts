@@ -16,6 +16,7 @@ const SALE_KEYS = [
   'payment_method',
   'pix_charge_id',
   'product_id',
+  'refund',
   'refunded_at',
   'status',
 ].sort();

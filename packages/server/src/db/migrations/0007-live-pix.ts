@@ -36,11 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('txids', 'text', (c) => c.notNull())
     .addColumn('received_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('pix_callbacks_store')
-    .on('pix_callbacks')
-    .columns(['store_id', 'received_at'])
-    .execute();
+  // Retention prunes callbacks by age.
+  await db.schema.createIndex('pix_callbacks_received').on('pix_callbacks').column('received_at').execute();
 
   // When the reconciler next asks the PSP about a pending live charge (null: nothing left to ask).
   await db.schema.alterTable('pix_charges').addColumn('next_check_at', 'text').execute();

@@ -129,9 +129,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
     return charges.length === BATCH || refunds.length === BATCH;
   }
 
-  const loop = startPollLoop(tick, pollIntervalMs, (err) =>
-    log.error({ err }, 'pix reconciler round failed; retrying at the next poll'),
-  );
+  const loop = startPollLoop({ round: tick, pollIntervalMs, log, name: 'pix reconciler' });
   const unsubscribe = onReconcileDue(loop.wake);
   let stopped: Promise<void> | null = null;
   return {
