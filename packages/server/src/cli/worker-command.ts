@@ -25,7 +25,7 @@ export function registerWorkerCommand(program: Command): void {
         requestTimeoutMs: config.pspRequestTimeoutMs,
       });
       const reconciler = startConfiguredReconciler(db.kysely, config, log);
-      log.info({ dialect: db.dialect }, 'webhook worker and live Pix reconciler started');
+      log.info({ dialect: db.dialect }, 'webhook worker started (with the live Pix reconciler)');
 
       // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
       const shutdown = (signal: string) => {
