@@ -180,5 +180,10 @@ function describe(error: unknown, timeouts: TransportTimeouts): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${timeouts.connectTimeoutMs} ms`;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${code ?? error.name}: ${error.message}${cause}`;
+  // A PSP that rejects the client certificate just closes the connection during the handshake.
+  const hint =
+    code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
+      ? ' — if this repeats, the PSP may be refusing the client certificate (check it with `pix-provider check`)'
+      : '';
+  return `${code ?? error.name}: ${error.message}${cause}${hint}`;
 }
