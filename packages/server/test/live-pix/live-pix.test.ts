@@ -336,6 +336,17 @@ describeEachDatabase(
       live.psp().expireTokens();
       expect((await create(store)).status).toBe(201);
       expect(live.psp().tokensIssued).toBe(issued + 1);
+
+      // A second 401 with a fresh token is the PSP's refusal, not a stale token: 502, one renewal only.
+      live.psp().refuseAllTokens = true;
+      try {
+        const before = live.psp().tokensIssued;
+        const error = expectError(await create(store), 502, 'provider_error');
+        expect(error.message).toMatch(/401 AcessoNegado/);
+        expect(live.psp().tokensIssued).toBe(before + 1);
+      } finally {
+        live.psp().refuseAllTokens = false;
+      }
     });
 
     it('a retry with the same Idempotency-Key after a PSP timeout makes one cob and one charge', async () => {

@@ -88,6 +88,8 @@ export interface FakePsp {
   failWith(mode: '500' | 'hang', count?: number): void;
   /** Every token issued so far stops working (401). */
   expireTokens(): void;
+  /** While true, every API call answers 401, even with a token just issued (a revoked client). */
+  refuseAllTokens: boolean;
   /** The payer pays `txid` (by default its full amount); returns the Pix's endToEndId. */
   pay(txid: string, options?: { valor?: string }): Promise<string>;
   /** A refund reaches its final status; a callback names the Pix (unless dropped). */
@@ -555,7 +557,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
 
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const expiry = bearer === undefined ? undefined : tokens.get(bearer);
-    if (expiry === undefined || expiry <= Date.now()) {
+    if (expiry === undefined || expiry <= Date.now() || psp.refuseAllTokens) {
       return sendProblem(
         res,
         new Problem(401, 'AcessoNegado', 'Não autorizado.', 'Token de acesso ausente, inválido ou expirado.'),
@@ -620,6 +622,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     tokensIssued: 0,
     callbacks,
     dropCallbacks: false,
+    refuseAllTokens: false,
     failWith(mode, count = 1) {
       failures = { mode, count };
     },
