@@ -343,6 +343,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sales/{id}/resend_delivery_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue the delivery e-mail again: 202 with the sale, its delivery_email pending
+     * @description Sends the delivery e-mail to the customer again, now, with a fresh retry schedule (the same Message-ID, so mail programs see a resend). One still waiting for a retry is pulled forward, never doubled; one a worker is sending at this moment finishes first. 400 when the customer has no e-mail, the sale is refunded, or the service has no SMTP_URL.
+     *
+     *     Requires an API key with the `sales:write` scope.
+     */
+    post: operations['resendSaleDeliveryEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -521,6 +543,7 @@ export interface components {
       name: string;
       is_default: boolean;
       archived: boolean;
+      /** @description Read-only: always equal to `settings_json.checkout_banner_url` (null when that is null). It cannot be sent; set the banner through `settings_json`. */
       banner_url: string | null;
       settings_json: {
         checkout_logo_enabled: boolean;
@@ -632,6 +655,7 @@ export interface components {
      *       "metadata": {
      *         "pedido": "1042"
      *       },
+     *       "product_id": null,
      *       "expires_at": "2026-11-22T10:00:00.000Z",
      *       "paid_at": null,
      *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -683,6 +707,11 @@ export interface components {
       metadata: {
         [key: string]: string;
       } | null;
+      /**
+       * Format: uuid
+       * @description The product sold, if the charge names one.
+       */
+      product_id: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -775,7 +804,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description Always equals created_at (spec §2.3): a creation reference, not a last-change marker.
+       * @description Always equals created_at: a creation reference, not a last-change marker.
        */
       updated_at: string;
     };
@@ -793,6 +822,12 @@ export interface components {
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "refunded_at": null,
+     *       "delivery_email": {
+     *         "status": "sent",
+     *         "attempts": 1,
+     *         "sent_at": "2026-11-22T10:00:02.000Z",
+     *         "last_error": null
+     *       },
      *       "refund": null
      *     }
      */
@@ -840,6 +875,36 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       refunded_at: string | null;
+      /**
+       * Delivery e-mail
+       * @description The e-mail sent to the customer when the sale is approved (product, access link); null when the customer has no e-mail.
+       * @example {
+       *       "status": "sent",
+       *       "attempts": 1,
+       *       "sent_at": "2026-11-22T10:00:02.000Z",
+       *       "last_error": null
+       *     }
+       */
+      delivery_email: {
+        /**
+         * @description `pending`: queued or waiting for a retry; `sent`: the mail server accepted it; `failed`: refused permanently or out of retries; `skipped`: the service has no SMTP_URL.
+         * @enum {string}
+         */
+        status: 'pending' | 'sent' | 'failed' | 'skipped';
+        /** @description Sending attempts made so far, resends included. */
+        attempts: number;
+        /**
+         * Format: date-time
+         * @description When a mail server last accepted it.
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        sent_at: string | null;
+        /**
+         * @description Why the last attempt did not go out, in plain words; null once sent.
+         * @example The mail server refused the message permanently: 550 5.1.1 Mailbox unavailable.
+         */
+        last_error: string | null;
+      } | null;
       /** @description The refund asked for (API 1.1.0): a live refund is `pending` until the PSP settles it; null before any refund. */
       refund: {
         /** @enum {string} */
@@ -861,6 +926,7 @@ export interface components {
      *       "event_type": "pix.paid",
      *       "attempt": 1,
      *       "response_status": 200,
+     *       "error": "connection refused: nothing accepts connections at that address and port",
      *       "delivered_at": "2026-11-22T10:00:00.000Z",
      *       "failed_at": null,
      *       "next_retry_at": null,
@@ -897,6 +963,11 @@ export interface components {
       attempt: number;
       /** @description null when no response arrived (timeout, refused). */
       response_status: number | null;
+      /**
+       * @description Why the attempt failed, in a short sentence safe to show (for example "connection refused…", "no answer within 10000 ms", "TLS error: CERT_HAS_EXPIRED…", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+       * @example connection refused: nothing accepts connections at that address and port
+       */
+      error: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -2030,6 +2101,7 @@ export interface operations {
            *           "metadata": {
            *             "pedido": "1042"
            *           },
+           *           "product_id": null,
            *           "expires_at": "2026-11-22T10:00:00.000Z",
            *           "paid_at": null,
            *           "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2164,10 +2236,10 @@ export interface operations {
            * @example 22.5
            */
           amount: number;
-          /** @description Shown to the payer; 1-140 characters. */
+          /** @description 1-140 characters, yours to show. It is not carried in the BR Code (`copy_paste` and the QR carry only the receiver, amount, merchant name and city and a reference), so a bank app reading the code does not show it; a live charge passes it to the PSP as the payer request (`solicitacaoPagador`), which some bank apps display. Show it on your own page, receipt or e-mail; it is in the charge, its events and the sale's charge. */
           description?: string;
           /**
-           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.
+           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one answers 200 with the existing charge, unchanged; when the amount (or description, customer, metadata) you sent differs from it, the `External-Id-Mismatch` header names those fields.
            * @example order-1001
            */
           external_id?: string;
@@ -2204,6 +2276,11 @@ export interface operations {
           metadata?: {
             [key: string]: string;
           };
+          /**
+           * Format: uuid
+           * @description An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.
+           */
+          product_id?: string;
         };
       };
     };
@@ -2216,6 +2293,8 @@ export interface operations {
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry. */
+          'External-Id-Mismatch'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2231,6 +2310,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2269,6 +2349,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2437,6 +2518,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2566,6 +2648,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2695,6 +2778,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -2863,6 +2947,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -3881,6 +3966,12 @@ export interface operations {
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "refunded_at": null,
+           *           "delivery_email": {
+           *             "status": "sent",
+           *             "attempts": 1,
+           *             "sent_at": "2026-11-22T10:00:02.000Z",
+           *             "last_error": null
+           *           },
            *           "refund": null
            *         }
            *       ],
@@ -4012,6 +4103,12 @@ export interface operations {
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       },
            *       "refund": null
            *     }
            */
@@ -4133,6 +4230,12 @@ export interface operations {
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       },
            *       "refund": null
            *     }
            */
@@ -4231,6 +4334,159 @@ export interface operations {
       };
       /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
       502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resendSaleDeliveryEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sale. */
+      202: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "sale",
+           *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
+           *       "status": "approved",
+           *       "amount": 49.9,
+           *       "payment_method": "pix",
+           *       "pix_charge_id": null,
+           *       "product_id": null,
+           *       "customer": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       },
+           *       "refund": null
+           *     }
+           */
+          'application/json': components['schemas']['Sale'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
@@ -5061,6 +5317,7 @@ export interface operations {
            *           "event_type": "pix.paid",
            *           "attempt": 1,
            *           "response_status": 200,
+           *           "error": "connection refused: nothing accepts connections at that address and port",
            *           "delivered_at": "2026-11-22T10:00:00.000Z",
            *           "failed_at": null,
            *           "next_retry_at": null,

@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
@@ -48,6 +49,11 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db, smtp: config.smtp, config, log })
+      : null;
   // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
   const liveProviders = attachLiveProviders(db, {
     secret: config.secret,
@@ -63,6 +69,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await pixExpiry.stop();
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
+      await mail?.stop();
       await reconciler?.stop();
       await liveProviders.close();
     },
@@ -98,7 +105,14 @@ async function listen(
   const { log, ...appOptions } = options;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
   const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...appOptions });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A busy port must not leave connections open behind the failed start.
+    await app.close();
+    redis?.disconnect();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -117,8 +131,13 @@ export async function startService(
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
   const log = pino({ level: config.logLevel });
-  const { db, demo } = await prepareDatabase(config, log);
-  const http = await listen(config, db, { ...options, log });
+  const db = await openServingDatabase(config.databaseUrl, log);
+  const http = await listen(config, db, { ...options, log }).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
   warnIfPublicUrlIsPlain(config, http.app.log);
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
   return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };

@@ -3,7 +3,7 @@ import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
 /** `canceled` since API 1.1.0. */
 export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
-/** A Pix charge (DESIGN §4). */
+/** A Pix charge. */
 export interface PixCharge {
   object: 'pix_charge';
   /** Starts with `pix_`. */
@@ -16,6 +16,8 @@ export interface PixCharge {
   external_id: string | null;
   customer: Customer | null;
   metadata: Metadata | null;
+  /** The product the charge sells, when it names one (API 1.1.0). */
+  product_id: string | null;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
   /** When the charge was canceled (API 1.1.0); null otherwise. */
@@ -41,6 +43,11 @@ export interface PixChargeCreateParams {
   expires_in?: number;
   customer?: Customer;
   metadata?: Metadata;
+  /**
+   * An active product of the store that this charge sells (API 1.1.0): its sale carries `product_id`
+   * and the delivery e-mail uses the product's subject, body and access link.
+   */
+  product_id?: string;
 }
 
 export interface PixChargeListParams extends ListParams {

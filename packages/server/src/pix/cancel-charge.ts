@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { ApiError, invalidRequest } from '../http/api-error.js';
@@ -22,7 +23,11 @@ function notCancelable(status: string): ApiError {
  * is 400 (already paid). Locally, `pending → canceled` is a conditional update, so a payment or an
  * expiry racing the cancel leaves exactly one outcome and one event.
  */
-export async function cancelCharge(db: Kysely<Database>, row: PixChargesTable): Promise<PixCharge> {
+export async function cancelCharge(
+  db: Kysely<Database>,
+  row: PixChargesTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   const status = effectiveStatus(row);
   if (status !== 'pending') throw notCancelable(status);
@@ -35,7 +40,7 @@ export async function cancelCharge(db: Kysely<Database>, row: PixChargesTable): 
       );
     }
     // Paid just before the cancel reached the PSP: the payment wins (unless a callback applied it first).
-    await payCharge(db, row, outcome.payment).catch((error: unknown) => {
+    await payCharge(db, row, outcome.payment, mail).catch((error: unknown) => {
       if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
     });
     throw notCancelable('paid');

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
 import { NO_REFUND, toSale } from '../sales/sale-object.js';
@@ -15,16 +17,17 @@ import type { ReceivedPix } from './providers/pix-provider.js';
 
 /**
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
- * created, and `pix.paid` then `sale.approved` are recorded. A charge that is already paid or has
- * expired (or canceled) is refused with 400 and nothing is written. The received Pix comes from the
- * simulated provider for test keys, and for live keys from the PSP's own answer to `GET /cob/{txid}`
- * (the reconciler, a callback, a cancellation that found the cob paid): every way a charge becomes
- * paid goes through here.
+ * created with its delivery e-mail queued, and `pix.paid` then `sale.approved` are recorded. A
+ * charge that is already paid or has expired (or canceled) is refused with 400 and nothing is
+ * written. The received Pix comes from the simulated provider for test keys, and for live keys from
+ * the PSP's own answer to `GET /cob/{txid}` (the reconciler, a callback, a cancellation that found
+ * the cob paid): every way a charge becomes paid goes through here.
  */
 export async function payCharge(
   db: Kysely<Database>,
   charge: PixChargesTable,
   received: ReceivedPix,
+  mail: Pick<Config, 'smtp'>,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
   const result = await db.transaction().execute(async (trx) => {
@@ -44,14 +47,14 @@ export async function payCharge(
       payment_method: 'pix',
       pix_charge_id: charge.id,
       pix_end_to_end_id: received.endToEndId,
-      product_id: null,
+      product_id: charge.product_id ?? null,
       customer: charge.customer,
       created_at: now,
       refunded_at: null,
       ...NO_REFUND,
     };
     await insertSale(trx, saleRow);
-    const sale = toSale(saleRow);
+    const sale = toSale(await queueDeliveryEmail(trx, saleRow, mail));
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
     await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };

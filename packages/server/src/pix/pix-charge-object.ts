@@ -30,6 +30,8 @@ export interface PixChargesTable {
   /** Live charges: when the reconciler next asks the PSP about it; null once nothing is left to ask. */
   next_check_at: string | null;
   canceled_at: string | null;
+  /** The product sold (migration 0009); optional so rows built before it still type. */
+  product_id?: string | null;
 }
 
 declare module '../db/schema.js' {
@@ -57,6 +59,9 @@ export const PixCharge = Type.Object(
     external_id: Nullable(Type.String()),
     customer: Nullable(Customer),
     metadata: Nullable(Metadata),
+    product_id: Nullable(
+      Type.String({ format: 'uuid', description: 'The product sold, if the charge names one.' }),
+    ),
     expires_at: Timestamp,
     paid_at: Nullable(Timestamp),
     canceled_at: Nullable(Timestamp),
@@ -90,6 +95,7 @@ export function toPixCharge(row: PixChargesTable, now: string = nowIso()): PixCh
     external_id: row.external_id,
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
+    product_id: row.product_id ?? null,
     expires_at: row.expires_at,
     paid_at: row.paid_at,
     canceled_at: row.canceled_at,

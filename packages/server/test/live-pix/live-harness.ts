@@ -36,6 +36,7 @@ export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } 
       log: silentLog,
       scheduleMs: api.config.pixReconcileScheduleMs,
       leaseMs: 10_000,
+      mail: api.config,
       pollIntervalMs: options.reconcilerPollMs ?? 50,
     });
   });

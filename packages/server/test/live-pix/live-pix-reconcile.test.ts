@@ -21,6 +21,7 @@ describeEachDatabase(
         log: silentLog,
         scheduleMs: api.config.pixReconcileScheduleMs,
         leaseMs: 10_000,
+        mail: api.config,
         pollIntervalMs: 20,
       });
       try {

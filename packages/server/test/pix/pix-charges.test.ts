@@ -18,6 +18,7 @@ const CHARGE_KEYS = [
   'object',
   'paid_at',
   'pix',
+  'product_id',
   'status',
 ].sort();
 
@@ -161,7 +162,7 @@ describeEachDatabase('pix charges', (api) => {
       ['document of 10 digits', { amount: 1, customer: { document: '1234567890' } }, 'customer.document'],
       ['bad email', { amount: 1, customer: { email: 'not-an-email' } }, 'customer.email'],
       ['bad whatsapp', { amount: 1, customer: { whatsapp: '(11) 98765-4321' } }, 'customer.whatsapp'],
-      ['unknown customer key', { amount: 1, customer: { nickname: 'Ana' } }, 'customer.nickname'],
+      ['unknown customer key', { amount: 1, customer: { nome: 'Ana' } }, 'customer.nome'],
       ['customer.name empty', { amount: 1, customer: { name: '' } }, 'customer.name'],
       ['customer.name 201', { amount: 1, customer: { name: 'a'.repeat(201) } }, 'customer.name'],
       ['customer not an object', { amount: 1, customer: 'ana' }, 'customer'],

@@ -26,6 +26,8 @@ export interface ReconcilerOptions {
   leaseMs: number;
   /** How often the database is polled when idle (default 1 s). */
   pollIntervalMs?: number;
+  /** A confirmed payment queues the sale's delivery e-mail like any other. */
+  mail: Pick<Config, 'smtp'>;
 }
 
 export interface Reconciler {
@@ -43,7 +45,7 @@ const BATCH = 20;
  * number of reconcilers may run against one PostgreSQL database: each check is claimed first.
  */
 export function startPixReconciler(options: ReconcilerOptions): Reconciler {
-  const { db, log, scheduleMs, leaseMs } = options;
+  const { db, log, scheduleMs, leaseMs, mail } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
 
   async function reschedule(row: PixChargesTable): Promise<void> {
@@ -65,7 +67,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       const provider = await liveProvidersOf(db).forStore(row.store_id);
       const state = await provider.getCharge(row.txid, row.amount_cents);
       if (state.payment) {
-        await payCharge(db, row, state.payment);
+        await payCharge(db, row, state.payment, mail);
         announceNewEvents();
         log.info(
           { ...context, end_to_end_id: state.payment.endToEndId },
@@ -147,13 +149,14 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
 /** The reconciler as `serve` (inline worker) and `storefront worker` run it, from the configuration. */
 export function startConfiguredReconciler(
   db: Kysely<Database>,
-  config: Pick<Config, 'pixReconcileScheduleMs' | 'pspRequestTimeoutMs'>,
+  config: Pick<Config, 'pixReconcileScheduleMs' | 'pspRequestTimeoutMs' | 'smtp'>,
   log: ReconcilerLog,
 ): Reconciler {
   return startPixReconciler({
     db,
     log,
     scheduleMs: config.pixReconcileScheduleMs,
+    mail: config,
     // A check is a token request, a call and one retried call: three timeouts, and room to write.
     leaseMs: config.pspRequestTimeoutMs * 3 + 5_000,
   });
