@@ -22,8 +22,14 @@ describe('storefront CLI (on SQLite)', () => {
     });
 
     const store = JSON.parse((await cli(env, 'stores', 'create', '--name', 'Loja do Zé', '--json')).stdout);
-    expect(Object.keys(store).sort()).toEqual(['default_checkout_id', 'id', 'name']);
-    expect(store.name).toBe('Loja do Zé');
+    expect(Object.keys(store).sort()).toEqual([
+      'checkout_mode',
+      'default_checkout_id',
+      'handle',
+      'id',
+      'name',
+    ]);
+    expect(store).toMatchObject({ name: 'Loja do Zé', handle: 'loja-do-ze', checkout_mode: 'test' });
 
     const listed = JSON.parse((await cli(env, 'stores', 'list', '--json')).stdout);
     expect(listed.data.map((s: { id: string }) => s.id)).toContain(store.id);

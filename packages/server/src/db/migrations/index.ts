@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.js';
 import * as products from './0002-products.js';
 import * as webhooks from './0003-webhooks.js';
 import * as pixSales from './0004-pix-sales.js';
+import * as purchasePage from './0008-purchase-page.js';
 
 /** Ordered by name; a resource adds its own file here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-products': products,
   '0003-webhooks': webhooks,
   '0004-pix-sales': pixSales,
+  '0008-purchase-page': purchasePage,
 };
