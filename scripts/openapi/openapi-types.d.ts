@@ -91,6 +91,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/coupons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List coupons, newest first, optionally by active
+     * @description Requires an API key with the `coupons:read` scope.
+     */
+    get: operations['listCoupons'];
+    put?: never;
+    /**
+     * Create a coupon: percent_off or amount_off off the main product’s price
+     * @description Requires an API key with the `coupons:write` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
+     */
+    post: operations['createCoupon'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/coupons/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a coupon
+     * @description Requires an API key with the `coupons:read` scope.
+     */
+    get: operations['getCoupon'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a coupon’s activity, limit, expiry or products (not its code or discount)
+     * @description Requires an API key with the `coupons:write` scope.
+     */
+    patch: operations['updateCoupon'];
+    trace?: never;
+  };
+  '/coupons/{id}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a coupon (idempotent): it becomes inactive and is refused on the page
+     * @description Requires an API key with the `coupons:write` scope.
+     */
+    post: operations['archiveCoupon'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/events': {
     parameters: {
       query?: never;
@@ -529,6 +599,54 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       updated_at: string;
+    };
+    /**
+     * Coupon
+     * @example {
+     *       "object": "coupon",
+     *       "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+     *       "code": "BEMVINDO10",
+     *       "percent_off": null,
+     *       "amount_off": 10,
+     *       "active": false,
+     *       "max_redemptions": null,
+     *       "times_redeemed": 1,
+     *       "expires_at": "2026-11-22T10:00:00.000Z",
+     *       "product_ids": [
+     *         "51eb082a-6950-4936-a13d-be1174086d3d"
+     *       ],
+     *       "created_at": "2026-11-22T10:00:00.000Z"
+     *     }
+     */
+    Coupon: {
+      /** @enum {string} */
+      object: 'coupon';
+      /** @example cpn_4mZ0b2kqP1sXw4TnYc7HaB9d */
+      id: string;
+      /**
+       * @description Upper-case; buyers may type it in any case.
+       * @example BEMVINDO10
+       */
+      code: string;
+      percent_off: number | null;
+      /** @example 10 */
+      amount_off: number | null;
+      active: boolean;
+      max_redemptions: number | null;
+      /** @description Approved sales that used the coupon. */
+      times_redeemed: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      expires_at: string | null;
+      /** @description Products the coupon applies to; empty means every product. */
+      product_ids: string[];
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
     };
     /**
      * Error
@@ -1854,6 +1972,696 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Checkout'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listCoupons: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-100. */
+        limit?: number;
+        /** @description Opaque cursor: the `next_cursor` of the previous page. */
+        starting_after?: string;
+        /** @description `true` or `false`. */
+        active?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of coupon objects, newest first. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "coupon",
+           *           "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *           "code": "BEMVINDO10",
+           *           "percent_off": null,
+           *           "amount_off": 10,
+           *           "active": false,
+           *           "max_redemptions": null,
+           *           "times_redeemed": 1,
+           *           "expires_at": "2026-11-22T10:00:00.000Z",
+           *           "product_ids": [
+           *             "51eb082a-6950-4936-a13d-be1174086d3d"
+           *           ],
+           *           "created_at": "2026-11-22T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            object: 'list';
+            data: components['schemas']['Coupon'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "BEMVINDO10",
+         *       "expires_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description 3-40 of A-Z, 0-9, `_` and `-`; unique per store whatever the case; stored upper-case.
+           * @example BEMVINDO10
+           */
+          code: string;
+          /** @description Either this or amount_off. */
+          percent_off?: number;
+          /** @description BRL off the price; either this or percent_off. */
+          amount_off?: number;
+          /** @description Defaults to true. An inactive coupon is refused on the page. */
+          active?: boolean;
+          /** @description null (the default) is unlimited. */
+          max_redemptions?: number | null;
+          /**
+           * Format: date-time
+           * @description When the coupon stops being accepted; null never.
+           * @example 2026-11-22T10:00:00.000Z
+           */
+          expires_at?: string | null;
+          /** @description Products of the store it applies to (at most 100); empty (the default) is every product. */
+          product_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The coupon. */
+      201: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "coupon",
+           *       "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "code": "BEMVINDO10",
+           *       "percent_off": null,
+           *       "amount_off": 10,
+           *       "active": false,
+           *       "max_redemptions": null,
+           *       "times_redeemed": 1,
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "product_ids": [
+           *         "51eb082a-6950-4936-a13d-be1174086d3d"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Coupon'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The coupon. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "coupon",
+           *       "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "code": "BEMVINDO10",
+           *       "percent_off": null,
+           *       "amount_off": 10,
+           *       "active": false,
+           *       "max_redemptions": null,
+           *       "times_redeemed": 1,
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "product_ids": [
+           *         "51eb082a-6950-4936-a13d-be1174086d3d"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Coupon'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "expires_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        'application/json': {
+          /** @description Defaults to true. An inactive coupon is refused on the page. */
+          active?: boolean;
+          /** @description null (the default) is unlimited. */
+          max_redemptions?: number | null;
+          /**
+           * Format: date-time
+           * @description When the coupon stops being accepted; null never.
+           * @example 2026-11-22T10:00:00.000Z
+           */
+          expires_at?: string | null;
+          /** @description Products of the store it applies to (at most 100); empty (the default) is every product. */
+          product_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The coupon. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "coupon",
+           *       "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "code": "BEMVINDO10",
+           *       "percent_off": null,
+           *       "amount_off": 10,
+           *       "active": false,
+           *       "max_redemptions": null,
+           *       "times_redeemed": 1,
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "product_ids": [
+           *         "51eb082a-6950-4936-a13d-be1174086d3d"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Coupon'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  archiveCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The coupon. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "coupon",
+           *       "id": "cpn_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "code": "BEMVINDO10",
+           *       "percent_off": null,
+           *       "amount_off": 10,
+           *       "active": false,
+           *       "max_redemptions": null,
+           *       "times_redeemed": 1,
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "product_ids": [
+           *         "51eb082a-6950-4936-a13d-be1174086d3d"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Coupon'];
         };
       };
       /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */

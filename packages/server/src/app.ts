@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
+import { couponsRoutes } from './coupons/coupons-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(webhookEndpointsRoutes);
       await v1.register(webhookDeliveriesRoutes);
       await v1.register(eventsRoutes);
+      await v1.register(couponsRoutes);
     },
     { prefix: API_PREFIX },
   );
