@@ -14,6 +14,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
 import { paginationPlugin } from './http/pagination.js';
+import { PAGES_PREFIX, pagesRoutes } from './pages/pages-routes.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
@@ -69,6 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
+  // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
+  await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
 
   await app.register(
     async (v1) => {

@@ -19,6 +19,7 @@ export function registerServeCommand(program: Command): void {
             'Created the Demo store with a test API key holding every scope (shown only now):',
             `  ${service.demo.key}`,
             `Try: curl ${service.url}/api/public/v1/checkouts -H "Authorization: Bearer ${service.demo.key}"`,
+            `Buy its demo product (test mode): ${config.publicUrl}${service.demo.pagePath}`,
             '',
           ].join('\n'),
         );

@@ -18,6 +18,8 @@ export interface Config {
   logLevel: string;
   /** The origin buyers and PSPs reach this service at, without a trailing slash. */
   publicUrl: string;
+  /** Purchase-page orders a minute per (IP, store). */
+  orderRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -157,5 +159,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
+    orderRateLimitPerMinute: integerIn(env, 'STOREFRONT_ORDER_RATE_LIMIT', 20, 1, 1_000_000),
   };
 }

@@ -5,8 +5,10 @@ import { invalidRequest } from '../http/api-error.js';
 import { toSale } from '../sales/sale-object.js';
 import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { insertSale } from '../sales/sales-repository.js';
+import { completeOrderOfCharge } from '../orders/order-sale.js';
 import { newUuid } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
+import { chargeChanged } from './charge-signals.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
 import { findCharge, markPaid } from './pix-charges-repository.js';
@@ -16,7 +18,8 @@ import type { ReceivedPix } from './providers/pix-provider.js';
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
  * created, and `pix.paid` then `sale.approved` are recorded. A charge that is already paid or has
  * expired is refused with 400 and nothing is written. The received Pix comes from a provider's
- * callback (the simulated provider's for test keys).
+ * callback (the simulated provider's for test keys). A charge of a purchase-page order completes the
+ * order in the same transaction: the sale gets its items and coupon, the coupon its redemption.
  */
 export async function payCharge(
   db: Kysely<Database>,
@@ -24,7 +27,7 @@ export async function payCharge(
   received: ReceivedPix,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     // The payer's bank time decides whether it was paid in time, not when the news reached us.
     if (!(await markPaid(trx, charge, received.paidAt))) {
@@ -32,8 +35,10 @@ export async function payCharge(
       throw notPayable(effectiveStatus(current, now));
     }
     const paid = toPixCharge({ ...charge, status: 'paid', paid_at: received.paidAt }, now);
+    const saleId = newUuid();
+    const fromOrder = await completeOrderOfCharge(trx, charge, saleId);
     const saleRow: SalesTable = {
-      id: newUuid(),
+      id: saleId,
       store_id: charge.store_id,
       livemode: charge.livemode,
       status: 'approved',
@@ -41,7 +46,7 @@ export async function payCharge(
       payment_method: 'pix',
       pix_charge_id: charge.id,
       pix_end_to_end_id: received.endToEndId,
-      product_id: null,
+      ...fromOrder,
       customer: charge.customer,
       created_at: now,
       refunded_at: null,
@@ -52,6 +57,8 @@ export async function payCharge(
     await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };
   });
+  chargeChanged(charge.id);
+  return result;
 }
 
 function notPayable(status: string) {

@@ -15,3 +15,10 @@ export function fromCents(cents: number): number {
 export function isWholeCents(amount: number): boolean {
   return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
 }
+
+const BRL_NUMBER = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Cents as Brazilians read them: 123456 → `R$ 1.234,56`. */
+export function formatBrl(cents: number): string {
+  return `R$ ${BRL_NUMBER.format(cents / 100)}`;
+}
