@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 const PACKAGE_ROOT = new URL('../../', import.meta.url);
 
 interface Asset {
+  /** Under the pages' prefix (`/p`), where this plugin is registered. */
   path: string;
   body: Buffer;
   type: string;
@@ -32,14 +33,14 @@ function load(relative: string, type: string, ext: string): Asset {
     .split('/')
     .pop()!
     .replace(/\.\w+$/, '');
-  return { path: `/p/assets/${name}.${hash}.${ext}`, body, type };
+  return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
 /**
  * The page's stylesheet and its compiled browser script, read once at start and served under
  * content-hashed names, so a browser may keep them for a year and a new release is a new URL.
  */
-export function registerPageAssets(app: FastifyInstance): PageAssets {
+export function registerPageAssets(app: FastifyInstance, prefix: string): PageAssets {
   const css = load('assets/page.css', 'text/css; charset=utf-8', 'css');
   const js = load('dist/browser/page.js', 'text/javascript; charset=utf-8', 'js');
   for (const asset of [css, js]) {
@@ -53,5 +54,9 @@ export function registerPageAssets(app: FastifyInstance): PageAssets {
         .send(asset.body),
     );
   }
-  return { css: css.path, js: js.path, sizes: { css: css.body.length, js: js.body.length } };
+  return {
+    css: prefix + css.path,
+    js: prefix + js.path,
+    sizes: { css: css.body.length, js: js.body.length },
+  };
 }

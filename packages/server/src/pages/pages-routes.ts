@@ -59,7 +59,7 @@ function refuse(
 export async function pagesRoutes(parent: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app;
-  const assets = registerPageAssets(app);
+  const assets = registerPageAssets(app, PAGES_PREFIX);
   const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis);
   const stream = orderEventStreams(app);
   const hide = { hide: true };
