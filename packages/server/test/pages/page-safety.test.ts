@@ -113,7 +113,10 @@ describeEachDatabase(
     it('refuses a POST without this origin with 403, writing nothing', async () => {
       const before = (await api.db.selectFrom('orders').select('id').execute()).length;
       const body = { ...BUYER, bump: false };
-      for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+      for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await pageRequest(api, 'POST', `${shop.pagePath}/orders`, body, headers);
         expect(res.status).toBe(403);
         expect(res.json.error.code).toBe('invalid_request');
