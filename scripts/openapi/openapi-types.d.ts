@@ -267,6 +267,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payments/pix/{id}/simulate_expiration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: a pending charge expires at once (pix.expired)
+     * @description Requires an API key with the `pix:write` scope.
+     */
+    post: operations['simulatePixExpiration'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payments/pix/{id}/simulate_payment': {
     parameters: {
       query?: never;
@@ -882,6 +902,15 @@ export interface components {
      *       "pix_charge_id": null,
      *       "product_id": null,
      *       "customer": null,
+     *       "items": [
+     *         {
+     *           "product_id": "f270bfe5-0e85-4024-a223-5586a9319535",
+     *           "nome": "Curso de Violão",
+     *           "amount": 49.9,
+     *           "kind": "product"
+     *         }
+     *       ],
+     *       "coupon": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "refunded_at": null
@@ -896,8 +925,11 @@ export interface components {
       status: 'approved' | 'refunded';
       /** @example 22.5 */
       amount: number;
-      /** @enum {string} */
-      payment_method: 'pix';
+      /**
+       * @description `free` when a purchase-page order totalled 0 and completed without a charge.
+       * @enum {string}
+       */
+      payment_method: 'pix' | 'free';
       pix_charge_id: string | null;
       /** Format: uuid */
       product_id: string | null;
@@ -919,6 +951,21 @@ export interface components {
          * @example 123.456.789-09
          */
         document?: string;
+      } | null;
+      /** @description What a purchase-page order bought; empty for a charge created through the API. */
+      items: {
+        /** Format: uuid */
+        product_id: string;
+        nome: string;
+        /** @description BRL paid for this item (the main product after any coupon). */
+        amount: number;
+        /** @enum {string} */
+        kind: 'product' | 'order_bump';
+      }[];
+      coupon: {
+        code: string;
+        /** @description BRL taken off the main product. */
+        discount: number;
       } | null;
       livemode: boolean;
       /**
@@ -3603,6 +3650,146 @@ export interface operations {
       };
     };
   };
+  simulatePixExpiration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pix charge. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "pix_charge",
+           *       "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *       "status": "pending",
+           *       "amount": 49.9,
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "customer": null,
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "expires_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "pix": {
+           *         "copy_paste": "00020101021226830014br.gov.bcb.pix2561qrcodes.example.com.br/v2/cobv/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304E2CA",
+           *         "qr_code_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==",
+           *         "txid": "9d36b84fc70b478fb95c12729b90ca25"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PixCharge'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   simulatePixPayment: {
     parameters: {
       query?: never;
@@ -4567,6 +4754,15 @@ export interface operations {
            *           "pix_charge_id": null,
            *           "product_id": null,
            *           "customer": null,
+           *           "items": [
+           *             {
+           *               "product_id": "f270bfe5-0e85-4024-a223-5586a9319535",
+           *               "nome": "Curso de Violão",
+           *               "amount": 49.9,
+           *               "kind": "product"
+           *             }
+           *           ],
+           *           "coupon": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "refunded_at": null
@@ -4683,6 +4879,15 @@ export interface operations {
            *       "pix_charge_id": null,
            *       "product_id": null,
            *       "customer": null,
+           *       "items": [
+           *         {
+           *           "product_id": "f270bfe5-0e85-4024-a223-5586a9319535",
+           *           "nome": "Curso de Violão",
+           *           "amount": 49.9,
+           *           "kind": "product"
+           *         }
+           *       ],
+           *       "coupon": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null
@@ -4789,6 +4994,15 @@ export interface operations {
            *       "pix_charge_id": null,
            *       "product_id": null,
            *       "customer": null,
+           *       "items": [
+           *         {
+           *           "product_id": "f270bfe5-0e85-4024-a223-5586a9319535",
+           *           "nome": "Curso de Violão",
+           *           "amount": 49.9,
+           *           "kind": "product"
+           *         }
+           *       ],
+           *       "coupon": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null
