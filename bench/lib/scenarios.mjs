@@ -112,6 +112,24 @@ export const SCENARIOS = [
     targetRatio: null,
     make: (ctx) => () => get(ctx, `/checkouts/${ctx.checkoutId}`),
   },
+  {
+    // The hosted purchase page (outside the API, no key): store by handle, active product by slug,
+    // its checkout, the bump, and the HTML rendered from TSX with a fresh CSP nonce.
+    name: 'page-get',
+    title: 'GET /p/{handle}/{slug} (purchase page)',
+    needs: [['get', '/checkouts/{id}']],
+    targetRatio: null,
+    prepare: async (ctx) => {
+      const page = await requestJson(`${ctx.origin}${PREFIX}/products?limit=100&ativo=true`, {
+        headers: ctx.headers,
+      });
+      ctx.pageSlugs = page.data.map((product) => product.slug);
+      const probe = await fetch(`${ctx.origin}/p/${ctx.handle}/${ctx.pageSlugs[0]}`);
+      if (probe.status !== 200) throw new Error(`the purchase page answered ${probe.status}`);
+      return `${ctx.pageSlugs.length} product pages of /p/${ctx.handle}`;
+    },
+    make: (ctx) => () => ({ method: 'GET', path: `/p/${ctx.handle}/${pick(ctx.pageSlugs)}`, headers: {} }),
+  },
 ];
 
 /**
