@@ -1,6 +1,13 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
-import { BUYER, chargeOfOrder, createShop, pageRequest, placeOrder } from './page-support.js';
+import {
+  BUYER,
+  chargeOfOrder,
+  createRefusedCoupons,
+  createShop,
+  pageRequest,
+  placeOrder,
+} from './page-support.js';
 import type { Shop } from './page-support.js';
 
 describeEachDatabase(
@@ -113,22 +120,7 @@ describeEachDatabase(
 
     it('refuses an expired, exhausted, inactive, unknown or other-product coupon by the coupon field, writing nothing', async () => {
       const other = (await api.as(shop.key).post('/products', { nome: 'Outro', preco: 10 })).body;
-      const expiring = (
-        await api.as(shop.key).post('/coupons', {
-          code: 'VENCE',
-          percent_off: 5,
-          expires_at: new Date(Date.now() + 60_000).toISOString(),
-        })
-      ).body;
-      await api.db
-        .updateTable('coupons')
-        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-        .where('id', '=', expiring.id)
-        .execute();
-      const used = (
-        await api.as(shop.key).post('/coupons', { code: 'USADO', percent_off: 5, max_redemptions: 1 })
-      ).body;
-      await api.db.updateTable('coupons').set({ times_redeemed: 1 }).where('id', '=', used.id).execute();
+      await createRefusedCoupons(api, shop, { exhausted: 'USADO', expired: 'VENCE' });
       const off = (await api.as(shop.key).post('/coupons', { code: 'PARADO', percent_off: 5 })).body;
       await api.as(shop.key).post(`/coupons/${off.id}/archive`);
       await api.as(shop.key).post('/coupons', { code: 'SOOUTRO', percent_off: 5, product_ids: [other.id] });

@@ -103,3 +103,30 @@ export async function chargeOfOrder(api: TestApi, token: string): Promise<string
     .executeTakeFirstOrThrow();
   return row.pix_charge_id!;
 }
+
+/**
+ * Two coupons a buyer must be refused: one used up (`exhausted`, max 1 and redeemed once) and one
+ * past its expiry (`expired`; moved into the past in the database, as the API refuses a past date).
+ */
+export async function createRefusedCoupons(
+  api: TestApi,
+  shop: Shop,
+  codes: { exhausted: string; expired: string },
+) {
+  const used = (
+    await api.as(shop.key).post('/coupons', { code: codes.exhausted, percent_off: 5, max_redemptions: 1 })
+  ).body;
+  await api.db.updateTable('coupons').set({ times_redeemed: 1 }).where('id', '=', used.id).execute();
+  const expiring = (
+    await api.as(shop.key).post('/coupons', {
+      code: codes.expired,
+      percent_off: 5,
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    })
+  ).body;
+  await api.db
+    .updateTable('coupons')
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', expiring.id)
+    .execute();
+}

@@ -18,7 +18,7 @@ import {
   uniqueUrl,
   useReceiverAndWorker,
 } from '../webhooks/delivery-harness.js';
-import { chargeOfOrder, createShop } from './page-support.js';
+import { chargeOfOrder, createRefusedCoupons, createShop } from './page-support.js';
 import type { Shop } from './page-support.js';
 
 /**
@@ -203,22 +203,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
       }, 90_000);
 
       it('shows invalid CPF and e-mail next to their fields, and refuses an exhausted or expired coupon with a message', async () => {
-        const used = (
-          await api.as(shop.key).post('/coupons', { code: 'ESGOTADO', percent_off: 5, max_redemptions: 1 })
-        ).body;
-        await api.db.updateTable('coupons').set({ times_redeemed: 1 }).where('id', '=', used.id).execute();
-        const old = (
-          await api.as(shop.key).post('/coupons', {
-            code: 'VENCIDO',
-            percent_off: 5,
-            expires_at: new Date(Date.now() + 60_000).toISOString(),
-          })
-        ).body;
-        await api.db
-          .updateTable('coupons')
-          .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-          .where('id', '=', old.id)
-          .execute();
+        await createRefusedCoupons(api, shop, { exhausted: 'ESGOTADO', expired: 'VENCIDO' });
         const { page, context, problems } = await watchedPage(api, 360);
         await page.goto(`${api.baseUrl}${shop.pagePath}`);
         await page.fill('#name', 'Maria da Silva');
