@@ -12,6 +12,8 @@ export function registerServeCommand(program: Command): void {
       boundHeapGrowth();
       const service = await startService(config);
       if (service.demo) {
+        // Where a browser reaches the page: the public origin when one is set, else where we listen.
+        const origin = process.env.STOREFRONT_PUBLIC_URL ? config.publicUrl : service.url;
         // Printed once, on stdout, outside the logs: the only time this key is ever shown.
         console.log(
           [
@@ -19,7 +21,7 @@ export function registerServeCommand(program: Command): void {
             'Created the Demo store with a test API key holding every scope (shown only now):',
             `  ${service.demo.key}`,
             `Try: curl ${service.url}/api/public/v1/checkouts -H "Authorization: Bearer ${service.demo.key}"`,
-            `Buy its demo product (test mode): ${config.publicUrl}${service.demo.pagePath}`,
+            `Buy its demo product (test mode): ${origin}${service.demo.pagePath}`,
             '',
           ].join('\n'),
         );

@@ -18,6 +18,8 @@ export function handleProblem(handle: string): string | null {
 
 /** The handle a store name suggests: "Loja da Ana" → `loja-da-ana`, padded when too short. */
 export function handleFromName(name: string): string {
+  // A name with no letter or digit at all (only emoji, say) is just a store.
+  if (!/[a-z0-9]/i.test(name.normalize('NFD'))) return 'loja';
   const base = slugify(name).slice(0, HANDLE_MAX_LENGTH).replace(/-+$/, '');
   return base.length >= HANDLE_MIN_LENGTH ? base : `loja-${base}`;
 }

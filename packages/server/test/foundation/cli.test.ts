@@ -117,6 +117,12 @@ describe('storefront CLI (on SQLite)', () => {
       headers: { authorization: `Bearer ${demoKey}` },
     });
     expect(res.status).toBe(200);
+    // Beside the key, the link to the demo product's purchase page, which answers.
+    const link = /Buy its demo product \(test mode\): (http:\/\/\S+)/.exec(out)?.[1];
+    expect(link).toBe(`${url}/p/demo-store/curso-de-demonstracao`);
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Curso de demonstração');
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

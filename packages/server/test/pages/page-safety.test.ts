@@ -1,4 +1,5 @@
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
 import type { Shop } from './page-support.js';
@@ -188,3 +189,17 @@ describeEachDatabase(
   },
   { config: { orderRateLimitPerMinute: 3 } },
 );
+
+describe('STOREFRONT_ORDER_RATE_LIMIT', () => {
+  const env = { DATABASE_URL: 'sqlite::memory:', STOREFRONT_SECRET: 'x'.repeat(32) };
+  it('defaults to 20 a minute, takes 1 and up, and stops the start on 0 or text naming the variable', () => {
+    expect(loadConfig(env).orderRateLimitPerMinute).toBe(20);
+    expect(loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: '1' }).orderRateLimitPerMinute).toBe(1);
+    expect(() => loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: '0' })).toThrow(
+      /STOREFRONT_ORDER_RATE_LIMIT/,
+    );
+    expect(() => loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: 'lots' })).toThrow(
+      /STOREFRONT_ORDER_RATE_LIMIT/,
+    );
+  });
+});
