@@ -6,10 +6,12 @@
 //
 // The service runs in process on a fresh SQLite file and listens on 127.0.0.1; each round is one
 // order placed over HTTP, its page opened, the button pressed, the confirmation awaited.
+/* global document, performance, MutationObserver */ // inside page.evaluate: the browser's globals
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { request } from './lib/http.mjs';
 import { percentile } from './lib/percentile.mjs';
 import { importServerModule as load } from './lib/paths.mjs';
 
@@ -34,17 +36,17 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const origin = `http://127.0.0.1:${app.server.address().port}`;
 const demo = await ensureDemoStore(db.kysely);
 
-const bytes = async (path) => Buffer.byteLength(await (await fetch(origin + path)).text());
+const bytes = async (path) => (await request(origin + path)).bytes;
 async function weight(path) {
-  const html = await (await fetch(origin + path)).text();
+  const { text: html, bytes: htmlBytes } = await request(origin + path);
   const css = /href="(\/p\/assets\/[^"]+\.css)"/.exec(html)[1];
   const js = /src="(\/p\/assets\/[^"]+\.js)"/.exec(html)[1];
-  const sizes = { html: Buffer.byteLength(html), css: await bytes(css), js: await bytes(js) };
+  const sizes = { html: htmlBytes, css: await bytes(css), js: await bytes(js) };
   return { ...sizes, total: sizes.html + sizes.css + sizes.js };
 }
 
 async function order() {
-  const res = await fetch(`${origin}${demo.pagePath}/orders`, {
+  const res = await request(`${origin}${demo.pagePath}/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({
@@ -54,7 +56,7 @@ async function order() {
       bump: false,
     }),
   });
-  return (await res.json()).order_url;
+  return res.json().order_url;
 }
 
 const productWeight = await weight(demo.pagePath);

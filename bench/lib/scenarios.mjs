@@ -1,6 +1,6 @@
 // What each scenario sends. `make(ctx)` returns `next()`, called once per request, so ids,
 // cursors, names and Idempotency-Keys vary per request as they would in production.
-import { requestJson } from './http.mjs';
+import { request, requestJson } from './http.mjs';
 
 const PREFIX = '/api/public/v1';
 const DESCRIPTION = 'Aulas gravadas, material em PDF e certificado. Produto criado pelo benchmark.';
@@ -124,7 +124,7 @@ export const SCENARIOS = [
         headers: ctx.headers,
       });
       ctx.pageSlugs = page.data.map((product) => product.slug);
-      const probe = await fetch(`${ctx.origin}/p/${ctx.handle}/${ctx.pageSlugs[0]}`);
+      const probe = await request(`${ctx.origin}/p/${ctx.handle}/${ctx.pageSlugs[0]}`);
       if (probe.status !== 200) throw new Error(`the purchase page answered ${probe.status}`);
       return `${ctx.pageSlugs.length} product pages of /p/${ctx.handle}`;
     },
