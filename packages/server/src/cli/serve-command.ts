@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { serveWithProcesses } from '../cluster/primary.js';
 import { startService } from '../service.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
+import { printDemoKey, stopOnSignals } from './serve-lifecycle.js';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -10,33 +12,9 @@ export function registerServeCommand(program: Command): void {
     .action(async () => {
       const config = loadConfigOrExit();
       boundHeapGrowth();
+      if (config.processes > 1) return serveWithProcesses(config);
       const service = await startService(config);
-      if (service.demo) {
-        // Where a browser reaches the page: the public origin when one is set, else where we listen.
-        const origin = process.env.STOREFRONT_PUBLIC_URL ? config.publicUrl : service.url;
-        // Printed once, on stdout, outside the logs: the only time this key is ever shown.
-        console.log(
-          [
-            '',
-            'Created the Demo store with a test API key holding every scope (shown only now):',
-            `  ${service.demo.key}`,
-            `Try: curl ${service.url}/api/public/v1/checkouts -H "Authorization: Bearer ${service.demo.key}"`,
-            `Buy its demo product (test mode): ${origin}${service.demo.pagePath}`,
-            '',
-          ].join('\n'),
-        );
-      }
-      const shutdown = (signal: string) => {
-        service.app.log.info({ signal }, 'shutting down');
-        service.close().then(
-          () => process.exit(0),
-          (err) => {
-            service.app.log.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', shutdown);
-      process.once('SIGINT', shutdown);
+      if (service.demo) printDemoKey(service.demo, service.url);
+      stopOnSignals(service.app.log, service.close);
     });
 }

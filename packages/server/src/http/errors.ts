@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from './api-error.js';
 
 interface AjvIssue {
@@ -39,8 +40,20 @@ function validationError(issue: AjvIssue, context: string | undefined): ApiError
   );
 }
 
+/** Seconds a client is asked to wait while the database is away: it reconnects by itself meanwhile. */
+const DATABASE_RETRY_AFTER_S = '2';
+
 /** Fastify's own errors (parsing, content type, size, routing) mapped to the documented codes. */
 function frameworkError(error: FastifyError): ApiError {
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      503,
+      'service_unavailable',
+      `The database is unavailable right now. Retry after ${DATABASE_RETRY_AFTER_S} s.`,
+      null,
+      { 'Retry-After': DATABASE_RETRY_AFTER_S },
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status === 413) return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -82,7 +95,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // An outage is not a bug: one line per request without a stack, the cause in words.
+    if (apiError.code === 'service_unavailable') {
+      request.log.warn({ error: error.message, code: error.code }, 'request failed: database unavailable');
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>

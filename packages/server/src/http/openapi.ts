@@ -14,7 +14,7 @@ export const API_PREFIX = '/api/public/v1';
  *
  * - the required scope (`config.scope`) as the bearer requirement's role, `x-required-scope` and a
  *   sentence of the description; `config.public` routes get `security: []`;
- * - the error statuses the plugins can answer (401/403/429/500 on authenticated routes, 400 and 413
+ * - the error statuses the plugins can answer (401/403/429/500/503 on authenticated routes, 400 and 413
  *   where a body or query string is read, 404 for path ids, 409 and the `Idempotency-Key` header on
  *   idempotent creations), each with the ErrorEnvelope component and a description;
  * - resource schemas that carry a TypeBox `$id` become `components.schemas` entries referenced by
@@ -66,7 +66,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '429': '`rate_limited`: too many requests for this API key; retry after `Retry-After` seconds.',
   '500': '`internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe.',
   '502': 'A failure upstream of the service; retryable.',
-  '503': 'The service, or a provider it depends on, is unavailable (for example `provider_unavailable`).',
+  '503':
+    'The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`.',
   '504': 'An upstream timeout; retryable.',
 };
 
@@ -416,7 +417,7 @@ function describeOperation(
 ): void {
   const responses = (isObject(operation.responses) ? operation.responses : {}) as Record<string, Json>;
   const implied = new Set<string>();
-  if (!meta.public) ['401', '403', '429', '500'].forEach((s) => implied.add(s));
+  if (!meta.public) ['401', '403', '429', '500', '503'].forEach((s) => implied.add(s));
   if (meta.readsBody) ['400', '413'].forEach((s) => implied.add(s));
   if (meta.hasQuery) implied.add('400');
   if (meta.hasPathParams) implied.add('404');
@@ -439,7 +440,7 @@ function describeOperation(
     const headers = ['RequestId'];
     if (!meta.public && status !== '401')
       headers.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
-    if (status === '429') headers.push('RetryAfter');
+    if (status === '429' || status === '503') headers.push('RetryAfter');
     if (status === '401') headers.push('WWWAuthenticate');
     if (meta.idempotent && !error) headers.push('IdempotentReplayed');
     response.headers = { ...headerRefs(headers), ...(isObject(response.headers) ? response.headers : {}) };

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { createCharge } from '../pix/create-charge.js';
 import type { Customer } from '../pix/customer.js';
@@ -32,6 +34,8 @@ export interface NewOrder {
   customer: Customer;
   bump: boolean;
   coupon?: string | undefined;
+  /** Where a free order's delivery e-mail goes out (its sale is approved at once). */
+  mail: Pick<Config, 'smtp'>;
 }
 
 /** The bump a product offers on its page: enabled, and naming an active product of the store. */
@@ -83,7 +87,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       created_at: now.toISOString(),
     };
     await insertOrder(trx, row);
-    if (row.amount_cents === 0) await approveFreeOrder(trx, row);
+    if (row.amount_cents === 0) await approveFreeOrder(trx, row, input.mail);
     return row;
   });
   if (order.amount_cents > 0) {
@@ -99,7 +103,11 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
 }
 
 /** A total of 0 needs no payment: the sale is approved at once, in the order's own transaction. */
-async function approveFreeOrder(trx: Kysely<Database>, order: OrdersTable): Promise<void> {
+async function approveFreeOrder(
+  trx: Kysely<Database>,
+  order: OrdersTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<void> {
   const saleId = newUuid();
   const sale: SalesTable = {
     id: saleId,
@@ -120,7 +128,7 @@ async function approveFreeOrder(trx: Kysely<Database>, order: OrdersTable): Prom
     storeId: order.store_id,
     livemode: order.livemode === 1,
     type: 'sale.approved',
-    object: toSale(sale),
+    object: toSale(await queueDeliveryEmail(trx, sale, mail)),
   });
 }
 
@@ -135,6 +143,7 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<vo
     { storeId: order.store_id, livemode: order.livemode === 1 },
     {
       amount: fromCents(order.amount_cents),
+      product_id: main.product_id,
       description: main.nome.slice(0, 140),
       expires_in: ORDER_PIX_SECONDS,
       customer: JSON.parse(order.customer) as Customer,

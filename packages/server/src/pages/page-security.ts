@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { serviceLimiter } from '../http/rate-limit.js';
 
 /** A fresh nonce per page: only the page's own script and style run. */
 export function newNonce(): string {
@@ -67,17 +67,23 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: string): boolea
 export interface OrderRateLimit {
   /** Resolves null when allowed, else the seconds to wait. */
   consume(ip: string, storeId: string): Promise<number | null>;
+  close(): void;
 }
 
 /**
- * Orders a minute per (IP, store), shared across nodes through Redis when configured (falling back
- * to in-process counters when Redis fails), so one visitor cannot flood a store with charges.
+ * Orders a minute per (IP, store), with the service's own limiter (shared through Redis when
+ * configured), so one visitor cannot flood a store with charges.
  */
-export function orderRateLimit(perMinute: number, redis: Redis | null): OrderRateLimit {
-  const common = { points: perMinute, duration: 60, keyPrefix: 'storefront:orders' };
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new RateLimiterMemory(common) })
-    : new RateLimiterMemory(common);
+export function orderRateLimit(
+  perMinute: number,
+  redis: Redis | null,
+  log: FastifyBaseLogger,
+): OrderRateLimit {
+  const limiter = serviceLimiter(
+    { points: perMinute, duration: 60, keyPrefix: 'storefront:orders' },
+    redis,
+    log,
+  );
   return {
     async consume(ip, storeId) {
       try {
@@ -88,5 +94,6 @@ export function orderRateLimit(perMinute: number, redis: Redis | null): OrderRat
         return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       }
     },
+    close: () => limiter.close(),
   };
 }

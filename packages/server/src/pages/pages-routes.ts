@@ -60,7 +60,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app;
   const assets = registerPageAssets(app, PAGES_PREFIX);
-  const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis);
+  const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
+  app.addHook('onClose', async () => limiter.close());
   const stream = orderEventStreams(app);
   const hide = { hide: true };
 
@@ -240,6 +241,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           customer: buyer.customer,
           bump: request.body.bump,
           coupon: request.body.coupon?.trim() || undefined,
+          mail: config,
         });
         return reply.code(201).send({ order_url: `${PAGES_PREFIX}/o/${token}` });
       } catch (error) {
@@ -304,7 +306,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     const state = await orderState(db, order);
     if (state.status !== 'pending' || !state.charge)
       throw refuse(400, 'Este Pix não está mais aguardando pagamento.');
-    await simulatePayment(db, state.charge);
+    await simulatePayment(db, state.charge, config);
     return statusJson(order);
   });
 

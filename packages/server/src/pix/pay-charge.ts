@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
 import { toSale } from '../sales/sale-object.js';
@@ -7,6 +9,7 @@ import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { insertSale } from '../sales/sales-repository.js';
 import { completeOrderOfCharge } from '../orders/order-sale.js';
 import { newUuid } from '../shared/ids.js';
+import { countPixCharge } from '../operations/metrics.js';
 import { nowIso } from '../shared/time.js';
 import { chargeChanged } from './charge-signals.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
@@ -16,15 +19,17 @@ import type { ReceivedPix } from './providers/pix-provider.js';
 
 /**
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
- * created, and `pix.paid` then `sale.approved` are recorded. A charge that is already paid or has
- * expired is refused with 400 and nothing is written. The received Pix comes from a provider's
- * callback (the simulated provider's for test keys). A charge of a purchase-page order completes the
- * order in the same transaction: the sale gets its items and coupon, the coupon its redemption.
+ * created with its delivery e-mail queued, and `pix.paid` then `sale.approved` are recorded. A
+ * charge that is already paid or has expired is refused with 400 and nothing is written. The received
+ * Pix comes from a provider's callback (the simulated provider's for test keys). A charge of a
+ * purchase-page order completes the order in the same transaction: the sale gets its items and
+ * coupon, the coupon its redemption.
  */
 export async function payCharge(
   db: Kysely<Database>,
   charge: PixChargesTable,
   received: ReceivedPix,
+  mail: Pick<Config, 'smtp'>,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
   const result = await db.transaction().execute(async (trx) => {
@@ -47,17 +52,19 @@ export async function payCharge(
       pix_charge_id: charge.id,
       pix_end_to_end_id: received.endToEndId,
       ...fromOrder,
+      product_id: fromOrder.product_id ?? charge.product_id ?? null,
       customer: charge.customer,
       created_at: now,
       refunded_at: null,
     };
     await insertSale(trx, saleRow);
-    const sale = toSale(saleRow);
+    const sale = toSale(await queueDeliveryEmail(trx, saleRow, mail));
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
     await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };
   });
   chargeChanged(charge.id);
+  countPixCharge('paid', scope.livemode);
   return result;
 }
 

@@ -132,7 +132,7 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
           'simulate_payment is only available to test keys (sk_test_…); live charges are paid by the payer.',
         );
       }
-      return simulatePayment(db, await chargeOr404(request.auth, request.params.id));
+      return simulatePayment(db, await chargeOr404(request.auth, request.params.id), app.config);
     },
   );
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import { nowIso } from '../shared/time.js';
@@ -15,10 +16,14 @@ import { simulatedProvider } from './providers/index.js';
  */
 
 /** Pays a test charge through the provider's callback shape, the path a live payment notice takes. */
-export async function simulatePayment(db: Kysely<Database>, row: PixChargesTable): Promise<PixCharge> {
+export async function simulatePayment(
+  db: Kysely<Database>,
+  row: PixChargesTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<PixCharge> {
   const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
   const [received] = simulatedProvider.parseReceivedPix(callback);
-  return (await payCharge(db, row, received!)).charge;
+  return (await payCharge(db, row, received!, mail)).charge;
 }
 
 /** A pending test charge expires at once, with its `pix.expired` event, as if its time had run out. */

@@ -16,9 +16,9 @@ export function isWholeCents(amount: number): boolean {
   return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
 }
 
-const BRL_NUMBER = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
-/** Cents as Brazilians read them: 123456 → `R$ 1.234,56`. */
+/** `R$ 1.234,56`, as Brazilian buyers read prices; a plain space after `R$` (Intl puts a no-break one). */
 export function formatBrl(cents: number): string {
-  return `R$ ${BRL_NUMBER.format(cents / 100)}`;
+  return BRL.format(fromCents(cents)).replace(/\s/u, ' ');
 }
