@@ -21,7 +21,8 @@ async function cli(env: Record<string, string>, ...args: string[]) {
   }
 }
 
-describe('storefront stores: handle and checkout mode (on SQLite)', () => {
+// Each command is a fresh Node process (a few seconds each on a busy machine).
+describe('storefront stores: handle and checkout mode (on SQLite)', { timeout: 120_000 }, () => {
   const env = { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-handle-')), 'cli.sqlite')}` };
   const json = async (...args: string[]) => {
     const result = await cli(env, ...args, '--json');
@@ -48,17 +49,20 @@ describe('storefront stores: handle and checkout mode (on SQLite)', () => {
     const forty = 'a'.repeat(40);
     expect((await json('stores', 'create', '--name', 'Y', '--handle', forty)).handle).toBe(forty);
 
-    for (const [handle, message] of [
+    const refusals: [string, RegExp][] = [
       ['ab', /3 to 40 characters/],
       ['a'.repeat(41), /3 to 40 characters/],
       ['Loja', /a-z, 0-9 and dashes/],
       ['-loja', /start and end/],
       ['abc', /already used/],
-    ] as const) {
-      const result = await cli(env, 'stores', 'create', '--name', 'Z', '--handle', handle);
-      expect(result.code, handle).toBe(1);
-      expect(result.stderr).toMatch(message);
-    }
+    ];
+    const results = await Promise.all(
+      refusals.map(([handle]) => cli(env, 'stores', 'create', '--name', 'Z', '--handle', handle)),
+    );
+    results.forEach((result, i) => {
+      expect(result.code, refusals[i]![0]).toBe(1);
+      expect(result.stderr).toMatch(refusals[i]![1]);
+    });
   });
 
   it('updates the handle and refuses one another store has; live mode needs a live provider', async () => {
