@@ -5,12 +5,15 @@ import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { couponsRoutes } from './coupons/coupons-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
+import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
 import type { PoolStats } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
+import { bodyParsingPlugin } from './http/body-parsing.js';
 import { errorsPlugin } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
@@ -19,6 +22,7 @@ import { PAGES_PREFIX, pagesRoutes } from './pages/pages-routes.js';
 import { metricsPlugin } from './operations/metrics-plugin.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
+import { storableTextPlugin } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
@@ -63,6 +67,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: true,
     logController: new AccessLog(),
     ajv: { customOptions: { strict: false } },
+    clientErrorHandler,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
@@ -79,12 +85,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.renderMetrics ? { render: deps.renderMetrics } : {}),
     });
   }
+  await app.register(bodyParsingPlugin);
+  await app.register(storableTextPlugin);
   await app.register(healthRoutes);
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
   // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
+  await app.register(homeRoutes);
 
   await app.register(
     async (v1) => {

@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.js';
 import * as products from './0002-products.js';
 import * as webhooks from './0003-webhooks.js';
 import * as pixSales from './0004-pix-sales.js';
+import * as deliveryErrors from './0005-delivery-errors.js';
 import * as bootstrapClaims from './0006-bootstrap-claims.js';
 import * as purchasePage from './0008-purchase-page.js';
 import * as deliveryEmail from './0009-delivery-email.js';
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0002-products': products,
   '0003-webhooks': webhooks,
   '0004-pix-sales': pixSales,
+  '0005-delivery-errors': deliveryErrors,
   '0006-bootstrap-claims': bootstrapClaims,
   '0008-purchase-page': purchasePage,
   '0009-delivery-email': deliveryEmail,
