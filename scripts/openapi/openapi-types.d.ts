@@ -2446,7 +2446,8 @@ export interface operations {
         /**
          * @example {
          *       "code": "BEMVINDO10",
-         *       "expires_at": "2026-11-22T10:00:00.000Z"
+         *       "percent_off": 10,
+         *       "max_redemptions": 100
          *     }
          */
         'application/json': {

@@ -52,7 +52,8 @@ const CreateCouponBody = Type.Object(
     ),
     ...Type.Partial(Type.Object(editable)).properties,
   },
-  { additionalProperties: false },
+  // A whole example: the field-by-field one would send both discounts, or a past expiry.
+  { additionalProperties: false, example: { code: 'BEMVINDO10', percent_off: 10, max_redemptions: 100 } },
 );
 type CreateCouponBody = Static<typeof CreateCouponBody>;
 
