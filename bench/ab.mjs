@@ -114,7 +114,9 @@ async function child(dist, scenarioName) {
     const used = process.cpuUsage(before);
     await service.close();
     const cpuUsPerRequest = Math.round((used.user + used.system) / numbers.requests);
-    process.send({ cpuUsPerRequest, statuses });
+    const result = { cpuUsPerRequest, statuses };
+    if (process.send) process.send(result);
+    else console.error(JSON.stringify(result)); // run by hand, e.g. under --cpu-prof
   } finally {
     if (values.db === 'postgres') await withPgClient(pgUrl, (c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
     rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
+import type { KeepAnswer } from '../http/idempotency.js';
 import { Money } from '../http/schemas.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../shared/ids.js';
@@ -67,6 +68,7 @@ export async function createCharge(
   db: Kysely<Database>,
   scope: ChargeScope,
   body: CreatePixChargeBody,
+  keep?: KeepAnswer,
 ): Promise<CreatedCharge> {
   const customer = body.customer === undefined ? null : normalizeCustomer(body.customer);
   const provider = pixProviderFor(scope.livemode);
@@ -111,6 +113,7 @@ export async function createCharge(
       await insertCharge(trx, row);
       const object = toPixCharge(row, nowIso());
       await recordEvent(trx, { ...scope, type: 'pix.created', object });
+      await keep?.(trx, object); // the API's answer, with the charge (an Idempotency-Key)
       return object;
     });
     return { charge, created: true };

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
@@ -119,4 +120,95 @@ describeEachDatabase('Idempotency-Key', (api) => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await countNamed('Idem F')).toBe(2);
   });
+
+  const keyRow = (key: string) =>
+    api.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+
+  it('a creation stores its answer with the change: the text sent is the text kept', async () => {
+    const product = await api
+      .as(key)
+      .post('/products', { nome: 'Idem produto', preco: 10 }, { 'idempotency-key': 'k-p' });
+    const charge = await api.as(key).post('/payments/pix', { amount: 3 }, { 'idempotency-key': 'k-pix' });
+    for (const [k, res] of [
+      ['k-p', product],
+      ['k-pix', charge],
+    ] as const) {
+      expect(res.status).toBe(201);
+      const row = await keyRow(k);
+      expect([row.state, row.response_status, row.response_body]).toEqual(['done', 201, res.text]);
+    }
+    const again = await api.as(key).post('/payments/pix', { amount: 3 }, { 'idempotency-key': 'k-pix' });
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([
+      201,
+      charge.text,
+      'true',
+    ]);
+  });
+
+  it('a 4xx answer of a creation is kept too, and replayed', async () => {
+    const body = { nome: 'Idem slug', preco: 10, slug: 'idem-slug' };
+    await api.as(key).post('/products', body);
+    const first = await api.as(key).post('/products', body, { 'idempotency-key': 'k-400' });
+    expectError(first, 400, 'invalid_request', 'slug');
+    const second = await api.as(key).post('/products', body, { 'idempotency-key': 'k-400' });
+    expect([second.status, second.text, second.headers.get('idempotent-replayed')]).toEqual([
+      400,
+      first.text,
+      'true',
+    ]);
+  });
+
+  // Only PostgreSQL lets a second connection hold the key uncommitted while this process runs
+  // (a second SQLite connection in one process would block its event loop on the write lock).
+  it.skipIf(api.dialect !== 'postgres')(
+    'a creation that meets the key committed by another process meanwhile is rolled back',
+    async () => {
+      const other = new pg.Client({ connectionString: api.database.url });
+      await other.connect();
+      try {
+        await other.query(`set search_path to ${api.database.env.PGOPTIONS!.split('=')[1]}`);
+        await other.query('begin');
+        const now = new Date();
+        await other.query(
+          `insert into idempotency_keys values ($1, 'k-race-2', 'another body', 'done', 201, '{}', $2, $3)`,
+          [storeId, now.toISOString(), new Date(now.getTime() + 86_400_000).toISOString()],
+        );
+        const otherPid = (await other.query('select pg_backend_pid() as pid')).rows[0].pid;
+        const pending = api
+          .as(key)
+          .post('/products', { nome: 'Idem rolled back', preco: 1 }, { 'idempotency-key': 'k-race-2' });
+        // Wait until the creation's transaction waits on the uncommitted key, then let it through.
+        const admin = new pg.Client({ connectionString: api.database.url });
+        await admin.connect();
+        try {
+          for (;;) {
+            const { rows } = await admin.query(
+              'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+              [otherPid],
+            );
+            if (rows[0].n > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        } finally {
+          await admin.end();
+        }
+        await other.query('commit');
+        expectError(await pending, 409, 'idempotency_conflict', 'Idempotency-Key');
+        const rows = await api.db
+          .selectFrom('products')
+          .select('id')
+          .where('store_id', '=', storeId)
+          .where('nome', '=', 'Idem rolled back')
+          .execute();
+        expect(rows).toHaveLength(0);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });
