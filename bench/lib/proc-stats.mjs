@@ -31,7 +31,7 @@ function machineTicks() {
 }
 
 /** utime + stime of a process (all its threads), in the same clock ticks. */
-function processTicks(pid) {
+export function processTicks(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -11,16 +11,20 @@ export async function startStorefront({ database, options, profileDir }) {
   const port = await freePort();
   const env = { ...process.env };
   delete env.REDIS_URL; // the in-process limiter: one node
-  Object.assign(env, database.serverEnv, {
-    DATABASE_URL: database.databaseUrl,
-    STOREFRONT_SECRET: randomBytes(32).toString('base64url'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    STOREFRONT_RATE_LIMIT: String(options.rateLimit),
-    STOREFRONT_WORKER: 'inline',
-    LOG_LEVEL: options.logLevel,
-    NODE_ENV: 'production',
-  });
+  Object.assign(
+    env,
+    {
+      DATABASE_URL: database.databaseUrl,
+      STOREFRONT_SECRET: randomBytes(32).toString('base64url'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      STOREFRONT_RATE_LIMIT: String(options.rateLimit),
+      STOREFRONT_WORKER: 'inline',
+      LOG_LEVEL: options.logLevel,
+      NODE_ENV: 'production',
+    },
+    database.serverEnv, // last: a scenario's own settings (STOREFRONT_PROCESSES, STOREFRONT_WORKER) win
+  );
   // Extra V8/Node flags for the server only, e.g. BENCH_SERVER_NODE_ARGS='--trace-gc'.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (profileDir) {

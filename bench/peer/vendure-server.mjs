@@ -1,8 +1,11 @@
 // Runs inside the temporary folder where `@vendure/core` was installed (bench/peer/vendure.mjs copies
 // it there, so its imports resolve to that install). `populate` creates the schema and the minimal
 // initial data; `serve` starts Vendure on PORT. The configuration is written by hand for the bench.
+import { createRequire } from 'node:module';
 import { bootstrap, dummyPaymentHandler, LanguageCode } from '@vendure/core';
-import { populate } from '@vendure/core/cli';
+
+// `@vendure/core/cli` is a CommonJS folder import, which ESM cannot name directly.
+const { populate } = createRequire(import.meta.url)('@vendure/core/cli');
 
 const [, , command] = process.argv;
 

@@ -323,6 +323,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sales/{id}/resend_delivery_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue the delivery e-mail again: 202 with the sale, its delivery_email pending
+     * @description Sends the delivery e-mail to the customer again, now, with a fresh retry schedule (the same Message-ID, so mail programs see a resend). One still waiting for a retry is pulled forward, never doubled; one a worker is sending at this moment finishes first. 400 when the customer has no e-mail, the sale is refunded, or the service has no SMTP_URL.
+     *
+     *     Requires an API key with the `sales:write` scope.
+     */
+    post: operations['resendSaleDeliveryEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -417,6 +439,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks/{id}/rotate_secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give the endpoint a new signing secret; the old one keeps signing beside it for `expires_in_hours`
+     * @description Until the old secret expires every delivery carries two `v1=` signatures, so a receiver can switch secrets without missing one. A new rotation ends any earlier overlap: at most two secrets sign. The answer is the only place the new secret appears.
+     *
+     *     Requires an API key with the `webhooks:manage` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
+     */
+    post: operations['rotateWebhookEndpointSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks/{id}/test': {
     parameters: {
       query?: never;
@@ -477,6 +523,7 @@ export interface components {
       name: string;
       is_default: boolean;
       archived: boolean;
+      /** @description Read-only: always equal to `settings_json.checkout_banner_url` (null when that is null). It cannot be sent; set the banner through `settings_json`. */
       banner_url: string | null;
       settings_json: {
         checkout_logo_enabled: boolean;
@@ -588,6 +635,7 @@ export interface components {
      *       "metadata": {
      *         "pedido": "1042"
      *       },
+     *       "product_id": null,
      *       "expires_at": "2026-11-22T10:00:00.000Z",
      *       "paid_at": null,
      *       "livemode": false,
@@ -638,6 +686,11 @@ export interface components {
       metadata: {
         [key: string]: string;
       } | null;
+      /**
+       * Format: uuid
+       * @description The product sold, if the charge names one.
+       */
+      product_id: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -725,7 +778,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description Always equals created_at (spec §2.3): a creation reference, not a last-change marker.
+       * @description Always equals created_at: a creation reference, not a last-change marker.
        */
       updated_at: string;
     };
@@ -742,7 +795,13 @@ export interface components {
      *       "customer": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
-     *       "refunded_at": null
+     *       "refunded_at": null,
+     *       "delivery_email": {
+     *         "status": "sent",
+     *         "attempts": 1,
+     *         "sent_at": "2026-11-22T10:00:02.000Z",
+     *         "last_error": null
+     *       }
      *     }
      */
     Sale: {
@@ -789,6 +848,36 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       refunded_at: string | null;
+      /**
+       * Delivery e-mail
+       * @description The e-mail sent to the customer when the sale is approved (product, access link); null when the customer has no e-mail.
+       * @example {
+       *       "status": "sent",
+       *       "attempts": 1,
+       *       "sent_at": "2026-11-22T10:00:02.000Z",
+       *       "last_error": null
+       *     }
+       */
+      delivery_email: {
+        /**
+         * @description `pending`: queued or waiting for a retry; `sent`: the mail server accepted it; `failed`: refused permanently or out of retries; `skipped`: the service has no SMTP_URL.
+         * @enum {string}
+         */
+        status: 'pending' | 'sent' | 'failed' | 'skipped';
+        /** @description Sending attempts made so far, resends included. */
+        attempts: number;
+        /**
+         * Format: date-time
+         * @description When a mail server last accepted it.
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        sent_at: string | null;
+        /**
+         * @description Why the last attempt did not go out, in plain words; null once sent.
+         * @example The mail server refused the message permanently: 550 5.1.1 Mailbox unavailable.
+         */
+        last_error: string | null;
+      } | null;
     };
     /**
      * Webhook delivery attempt
@@ -799,6 +888,7 @@ export interface components {
      *       "event_type": "pix.paid",
      *       "attempt": 1,
      *       "response_status": 200,
+     *       "error": "connection refused: nothing accepts connections at that address and port",
      *       "delivered_at": "2026-11-22T10:00:00.000Z",
      *       "failed_at": null,
      *       "next_retry_at": null,
@@ -835,6 +925,11 @@ export interface components {
       attempt: number;
       /** @description null when no response arrived (timeout, refused). */
       response_status: number | null;
+      /**
+       * @description Why the attempt failed, in a short sentence safe to show (for example "connection refused…", "no answer within 10000 ms", "TLS error: CERT_HAS_EXPIRED…", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+       * @example connection refused: nothing accepts connections at that address and port
+       */
+      error: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -1151,6 +1246,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   createCheckout: {
@@ -1343,6 +1452,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getCheckout: {
@@ -1455,6 +1578,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1605,6 +1742,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listEvents: {
@@ -1739,6 +1890,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getEvent: {
@@ -1842,6 +2007,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listPixCharges: {
@@ -1884,6 +2063,7 @@ export interface operations {
            *           "metadata": {
            *             "pedido": "1042"
            *           },
+           *           "product_id": null,
            *           "expires_at": "2026-11-22T10:00:00.000Z",
            *           "paid_at": null,
            *           "livemode": false,
@@ -1972,6 +2152,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   createPixCharge: {
@@ -2003,10 +2197,10 @@ export interface operations {
            * @example 22.5
            */
           amount: number;
-          /** @description Shown to the payer; 1-140 characters. */
+          /** @description 1-140 characters, yours to show. It is not carried in the BR Code (`copy_paste` and the QR carry only the receiver, amount, merchant name and city and a reference), so a bank app reading the code does not show it; a live charge passes it to the PSP as the payer request (`solicitacaoPagador`), which some bank apps display. Show it on your own page, receipt or e-mail; it is in the charge, its events and the sale's charge. */
           description?: string;
           /**
-           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.
+           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one answers 200 with the existing charge, unchanged; when the amount (or description, customer, metadata) you sent differs from it, the `External-Id-Mismatch` header names those fields.
            * @example order-1001
            */
           external_id?: string;
@@ -2043,6 +2237,11 @@ export interface operations {
           metadata?: {
             [key: string]: string;
           };
+          /**
+           * Format: uuid
+           * @description An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.
+           */
+          product_id?: string;
         };
       };
     };
@@ -2055,6 +2254,8 @@ export interface operations {
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry. */
+          'External-Id-Mismatch'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2070,6 +2271,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2107,6 +2309,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2211,13 +2414,14 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2260,6 +2464,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2332,6 +2537,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2374,6 +2593,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2452,6 +2672,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   simulatePixPayment: {
@@ -2488,6 +2722,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2586,6 +2821,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2722,6 +2971,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2926,6 +3189,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getProduct: {
@@ -3035,6 +3312,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3238,6 +3529,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   archiveProduct: {
@@ -3379,6 +3684,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listSales: {
@@ -3420,7 +3739,13 @@ export interface operations {
            *           "customer": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
-           *           "refunded_at": null
+           *           "refunded_at": null,
+           *           "delivery_email": {
+           *             "status": "sent",
+           *             "attempts": 1,
+           *             "sent_at": "2026-11-22T10:00:02.000Z",
+           *             "last_error": null
+           *           }
            *         }
            *       ],
            *       "has_more": false,
@@ -3500,6 +3825,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getSale: {
@@ -3536,7 +3875,13 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3606,6 +3951,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   refundSale: {
@@ -3642,7 +4001,13 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3738,13 +4103,166 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The service, or a provider it depends on, is unavailable (for example `provider_unavailable`). */
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
       503: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resendSaleDeliveryEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sale. */
+      202: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "sale",
+           *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
+           *       "status": "approved",
+           *       "amount": 49.9,
+           *       "payment_method": "pix",
+           *       "pix_charge_id": null,
+           *       "product_id": null,
+           *       "customer": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Sale'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3865,6 +4383,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4043,6 +4575,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getWebhookEndpoint: {
@@ -4142,6 +4688,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4273,6 +4833,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4446,6 +5020,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listWebhookDeliveries: {
@@ -4486,6 +5074,7 @@ export interface operations {
            *           "event_type": "pix.paid",
            *           "attempt": 1,
            *           "response_status": 200,
+           *           "error": "connection refused: nothing accepts connections at that address and port",
            *           "delivered_at": "2026-11-22T10:00:00.000Z",
            *           "failed_at": null,
            *           "next_retry_at": null,
@@ -4576,6 +5165,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4709,6 +5312,194 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  rotateWebhookEndpointSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        'application/json': {
+          /**
+           * @description How long the current secret keeps signing beside the new one (0: it stops at once). Default 24.
+           * @default 24
+           */
+          expires_in_hours?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The webhook endpoint with secret. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "708cdf97-76f6-4432-a4c2-9916c7ba5b35",
+           *       "url": "https://loja.example.com.br/webhooks/storefront",
+           *       "description": "Pedido 1042",
+           *       "status": "active",
+           *       "events": [
+           *         "checkout.created"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "updated_at": "2026-11-22T10:00:00.000Z",
+           *       "secret": "whsec_8mZ0b2kqP1sXw4TnYc7H3vLd"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   testWebhookEndpoint: {
@@ -4827,6 +5618,20 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {

@@ -48,6 +48,14 @@ describe('every request', () => {
     });
   });
 
+  it('returns the object with a non-enumerable lastResponse: status, request id and headers', async () => {
+    const charge = await client.pix.create({ amount: 10, external_id: 'order-1' });
+    assert.equal(charge.lastResponse.statusCode, 200);
+    assert.equal(typeof charge.lastResponse.headers['content-type'], 'string');
+    assert.equal(Object.keys(charge).includes('lastResponse'), false);
+    assert.equal(JSON.stringify(charge).includes('lastResponse'), false);
+  });
+
   it('sends no body and no content type on a GET', async () => {
     await client.pix.retrieve('pix_1');
     assert.equal(last().body, '');
@@ -146,6 +154,12 @@ describe('resource routes', () => {
     ['sales.list', () => client.sales.list(), 'GET', '/sales'],
     ['sales.retrieve', () => client.sales.retrieve('s1'), 'GET', '/sales/s1'],
     ['sales.refund', () => client.sales.refund('s1'), 'POST', '/sales/s1/refund'],
+    [
+      'sales.resendDeliveryEmail',
+      () => client.sales.resendDeliveryEmail('s1'),
+      'POST',
+      '/sales/s1/resend_delivery_email',
+    ],
     [
       'products.create',
       () => client.products.create({ nome: 'Curso', preco: 10 }),

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
+import type { BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
-import { openDatabase } from './db/database.js';
+import { SERVING_TIMEOUTS, openDatabase } from './db/database.js';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { openServingDatabase } from './db/migrate.js';
+import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startEmailWorker } from './email/email-worker.js';
+import { connectRedis } from './http/redis-connection.js';
+import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -18,56 +24,132 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+export type ServiceLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export interface NodeDuties {
+  /** Stops every duty, letting work in progress finish, before the database is closed. */
+  stop(): Promise<void>;
+}
+
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Opens the database, migrates, builds the app and listens: what `storefront serve` runs. */
-export async function startService(
+/**
+ * The background duties that run once per node, however many HTTP processes serve it: the inline
+ * webhook delivery worker, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
+ * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
+ */
+export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; log: ServiceLog }): NodeDuties {
+  const { db, config, log } = deps;
+  const maintenance = setInterval(() => {
+    purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
+  }, MAINTENANCE_INTERVAL_MS).unref();
+  const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
+  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
+  const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db, smtp: config.smtp, config, log })
+      : null;
+  // Started after listening: a first prune of a large backlog must not delay readiness.
+  const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
+  return {
+    async stop() {
+      clearInterval(maintenance);
+      await pixExpiry.stop();
+      await retention.stop();
+      await worker?.stop(); // in-flight attempts record their result
+      await mail?.stop();
+    },
+  };
+}
+
+/** Opens the database, migrates it and makes the Demo store on an empty one: once per node, at start. */
+export async function prepareDatabase(
   config: Config,
-  options: { logger?: boolean } = {},
-): Promise<RunningService> {
-  const db = openDatabase(config.databaseUrl);
-  await migrateToLatest(db.kysely);
-  const demo = await ensureDemoStore(db.kysely);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false }) : null;
-  const app = await buildApp({ config, db: db.kysely, redis, ...options });
+  log: ServiceLog,
+): Promise<{ db: Db; demo: { storeId: string; key: string } | null }> {
+  const db = await openServingDatabase(config.databaseUrl, log);
+  return { db, demo: await ensureDemoStore(db.kysely) };
+}
+
+/** Said once per node at start: PSPs and buyers reach the service at this origin. */
+export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
   if (
     !config.publicUrl.startsWith('https:') &&
     !/^http:\/\/(127\.|localhost|\[::1\])/.test(config.publicUrl)
   ) {
-    // PSPs and buyers reach the service at this origin: plain http is fine on this machine only.
-    app.log.warn(
-      { publicUrl: config.publicUrl },
-      'STOREFRONT_PUBLIC_URL is not https; use https in production',
-    );
+    // Plain http is fine on this machine only.
+    log.warn({ publicUrl: config.publicUrl }, 'STOREFRONT_PUBLIC_URL is not https; use https in production');
   }
-  const maintenance = setInterval(() => {
-    purgeExpiredIdempotencyKeys(db.kysely).catch((err) => app.log.warn({ err }, 'idempotency purge failed'));
-  }, MAINTENANCE_INTERVAL_MS).unref();
-  const pixExpiry = startExpirySweeper(db.kysely, (err) => app.log.warn({ err }, 'pix expiry sweep failed'));
-  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
-  const worker =
-    config.worker === 'inline' ? startDeliveryWorker({ db: db.kysely, config, log: app.log }) : null;
-  await app.listen({ port: config.port, host: config.host });
+}
+
+/** Builds the app on an open database and listens; `close` stops it and releases its connections. */
+async function listen(
+  config: Config,
+  db: Db,
+  options: { logger?: boolean; log: ServiceLog },
+): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const { log, ...appOptions } = options;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
+  const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...appOptions });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A busy port must not leave connections open behind the failed start.
+    await app.close();
+    redis?.disconnect();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-
-  let closing: Promise<void> | null = null;
   return {
     app,
-    db,
-    demo,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-    close() {
-      // Stop accepting, let in-flight requests finish, then release the connections.
-      closing ??= (async () => {
-        clearInterval(maintenance);
-        await pixExpiry.stop();
-        await app.close();
-        await worker?.stop(); // before the database closes: in-flight attempts record their result
-        redis?.disconnect();
-        await db.close();
-      })();
-      return closing;
+    async close() {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      redis?.disconnect();
     },
+  };
+}
+
+/** One process: migrate, the Demo store, the node duties and the HTTP server. What `serve` runs by default. */
+export async function startService(
+  config: Config,
+  options: { logger?: boolean } = {},
+): Promise<RunningService> {
+  const log = pino({ level: config.logLevel });
+  const db = await openServingDatabase(config.databaseUrl, log);
+  const http = await listen(config, db, { ...options, log }).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
+  warnIfPublicUrlIsPlain(config, http.app.log);
+  const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
+  return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
+}
+
+/**
+ * One of several HTTP processes (STOREFRONT_PROCESSES > 1): the primary has migrated and runs the
+ * node duties, so this only serves requests on the database.
+ */
+export async function startHttpProcess(config: Config): Promise<Omit<RunningService, 'demo'>> {
+  const log = pino({ level: config.logLevel });
+  const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
+  const http = await listen(config, db, { log });
+  return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
+}
+
+/** Runs the steps in order the first time; later calls get the same promise. */
+function once(...steps: Array<() => Promise<void>>): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => {
+    closing ??= (async () => {
+      for (const step of steps) await step();
+    })();
+    return closing;
   };
 }

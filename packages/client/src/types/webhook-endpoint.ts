@@ -3,7 +3,7 @@ import type { ListParams, Timestamp } from './shared.js';
 
 export type WebhookEndpointStatus = 'active' | 'paused' | 'disabled';
 
-/** A receiver address for signed event notifications (spec §2.4). */
+/** A receiver address for signed event notifications. */
 export interface WebhookEndpoint {
   object: 'webhook_endpoint';
   id: string;
@@ -15,7 +15,7 @@ export interface WebhookEndpoint {
   updated_at: Timestamp;
 }
 
-/** The creation response, the only one that carries the signing secret. */
+/** The creation and rotation responses, the only ones that carry the signing secret. */
 export interface WebhookEndpointWithSecret extends WebhookEndpoint {
   /** `whsec_…`; store it now, it cannot be retrieved later. */
   secret: string;
@@ -37,6 +37,11 @@ export interface WebhookEndpointUpdateParams {
   status?: WebhookEndpointStatus;
 }
 
+export interface WebhookEndpointRotateSecretParams {
+  /** How long the current secret keeps signing beside the new one, 0..168 hours (0: it stops at once). Default 24. */
+  expires_in_hours?: number;
+}
+
 export type WebhookEndpointListParams = ListParams;
 
 export interface DeletedWebhookEndpoint {
@@ -52,7 +57,7 @@ export interface WebhookTest {
   event_id: string;
 }
 
-/** One delivery attempt (spec §2.5). */
+/** One delivery attempt. */
 export interface WebhookDelivery {
   object: 'webhook_delivery';
   id: string;
@@ -60,6 +65,11 @@ export interface WebhookDelivery {
   event_type: EventType;
   attempt: number;
   response_status: number | null;
+  /**
+   * Why the attempt failed, in a short sentence safe to show ("connection refused…", "no answer
+   * within 10000 ms", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+   */
+  error: string | null;
   delivered_at: Timestamp | null;
   failed_at: Timestamp | null;
   next_retry_at: Timestamp | null;

@@ -1,17 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DatabaseConnection, Driver, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
+import { pino } from 'pino';
+import type { BaseLogger } from 'pino';
 import type { Database } from './schema.js';
 import { withNamedStatements } from './postgres-named-statements.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL pool counters for metrics; null on SQLite (one connection, no pool). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -20,31 +31,118 @@ export interface OpenOptions {
   searchPath?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * Bounds on every wait for PostgreSQL, so a request fails fast when the database is gone instead of
+   * hanging (`SERVING_TIMEOUTS` for serve and worker). Unset: no bounds, for migrations and the CLI.
+   */
+  timeouts?: DatabaseTimeouts;
+  /** Where a lost idle connection is reported (default: a warn-level pino logger on stdout). */
+  log?: Pick<BaseLogger, 'warn'>;
 }
+
+/**
+ * Every transaction here writes, so it takes SQLite's write lock when it begins (`begin immediate`).
+ * Kysely's plain `begin` would take it at the first write: when another process (a second HTTP
+ * process, `storefront worker`) committed in between, that upgrade fails with SQLITE_BUSY at once,
+ * without waiting out the busy timeout. Taken up front, the wait is the busy timeout's job.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class SqliteWriterDialect extends SqliteDialect {
+  constructor(private readonly writerConfig: SqliteDialectConfig) {
+    super(writerConfig);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.writerConfig);
+  }
+}
+
+export interface DatabaseTimeouts {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** PostgreSQL cancels a statement running longer (`statement_timeout`); the connection stays usable. */
+  statementMs: number;
+  /** No answer at all within this (a network partition): the connection is closed and the query fails. */
+  readMs: number;
+}
+
+/**
+ * What `serve` and `storefront worker` use: with PostgreSQL unreachable, a request answers 503 within
+ * about 4 s (a free connection or a new one within 3 s, any statement within 3 s on the server, any
+ * answer within 4 s on the wire), well before a client's own timeout.
+ */
+export const SERVING_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 3000, readMs: 4000 };
+
+/** How often a burst of lost connections (a restart drops them all at once) is reported. */
+const LOST_CONNECTION_REPORT_MS = 10_000;
 
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
-  // WAL lets readers run beside the one writer; busy_timeout makes a second process (a separate
-  // worker) wait for the write lock instead of failing at once.
+  // WAL lets readers run beside the one writer; busy_timeout makes another process (the other HTTP
+  // processes of STOREFRONT_PROCESSES, a separate worker) wait for the write lock instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
   });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
+}
+
+/**
+ * A restart, a failover or a pooler's idle timeout ends idle connections: pg-pool then emits 'error',
+ * which without a listener ends the process. The pool has already discarded the client, and the next
+ * query opens a fresh connection; one warning per burst says what happened.
+ */
+function reportLostConnections(pool: pg.Pool, log: Pick<BaseLogger, 'warn'>): void {
+  let reportedAt = 0;
+  let unreported = 0;
+  pool.on('error', (error: Error & { code?: string }) => {
+    const now = Date.now();
+    if (now - reportedAt < LOST_CONNECTION_REPORT_MS) {
+      unreported++;
+      return;
+    }
+    log.warn(
+      { error: error.message, code: error.code, earlier_unreported: unreported },
+      'database connection lost while idle; discarded, the next query opens a fresh one',
+    );
+    reportedAt = now;
+    unreported = 0;
+  });
+  // A client lent out (between two queries of a transaction) reports its failure to the query that
+  // follows; without a listener of its own, that 'error' would end the process as well.
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 function openPostgres(url: string, options: OpenOptions): Db {
+  const timeouts = options.timeouts;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    keepAlive: true,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+    ...(timeouts && {
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: timeouts.statementMs,
+      query_timeout: timeouts.readMs,
+    }),
   });
+  reportLostConnections(pool, options.log ?? pino({ level: 'warn' }));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const poolStats = (): PoolStats => ({
+    size: pool.options.max,
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { kysely, dialect: 'postgres', poolStats, close: () => kysely.destroy() };
 }
 
 /** Opens `sqlite:<path>` or `postgres://…` (already validated by the config). */

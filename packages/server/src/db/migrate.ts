@@ -1,5 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, MigrationResultSet } from 'kysely';
+import { SERVING_TIMEOUTS, openDatabase } from './database.js';
+import type { Db, OpenOptions } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -24,7 +26,44 @@ export async function migrateToLatest<DB>(kysely: Kysely<DB>): Promise<Migration
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const result = await migrator.migrateToLatest();
+  const result = schema
+    ? await migrator.migrateToLatest()
+    : await exclusively(db, () => migrator.migrateToLatest());
   if (result.error) throw result.error;
   return result;
+}
+
+/**
+ * Kysely neither locks nor wraps migrations on SQLite, so two processes starting at once on a fresh
+ * file both ran them ("table already exists"). One IMMEDIATE transaction around the whole run makes
+ * the second wait for the first (busy_timeout) and then find nothing left to do; a failed run leaves
+ * nothing half-applied.
+ */
+async function exclusively(
+  db: Kysely<unknown>,
+  run: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  await sql`begin immediate`.execute(db);
+  let result: MigrationResultSet | undefined;
+  try {
+    result = await run();
+  } finally {
+    await sql.raw(result && !result.error ? 'commit' : 'rollback').execute(db);
+  }
+  return result;
+}
+
+/**
+ * What `serve` and `storefront worker` start on: migrations run first on a connection of their own
+ * without the serving timeouts (a migration on a large table may take long), then the serving pool
+ * opens with them.
+ */
+export async function openServingDatabase(url: string, log: OpenOptions['log']): Promise<Db> {
+  const migrating = openDatabase(url);
+  try {
+    await migrateToLatest(migrating.kysely);
+  } finally {
+    await migrating.close();
+  }
+  return openDatabase(url, { timeouts: SERVING_TIMEOUTS, ...(log && { log }) });
 }

@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { changesSchema } from './schema-change.js';
+import { isConnectionFailure } from './unavailable.js';
 
 /** PostgreSQL's answer when a prepared `select *` outlived a change to its table's columns. */
 const CACHED_PLAN_CHANGED = '0A000';
@@ -36,6 +37,9 @@ export class StatementNames {
 }
 
 class NamedStatementsClient implements PostgresPoolClient {
+  /** Set once the connection itself failed (reset, partition): it is then closed, never lent again. */
+  private broken: Error | null = null;
+
   constructor(
     private readonly client: pg.PoolClient,
     private readonly names: StatementNames,
@@ -49,6 +53,8 @@ class NamedStatementsClient implements PostgresPoolClient {
   ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // Kysely's streaming hands over a cursor object, which pg runs as it is.
     if (typeof sqlOrCursor !== 'string') return this.client.query(sqlOrCursor as never);
+    // A rollback after a partition would otherwise wait behind the query that never got its answer.
+    if (this.broken) return Promise.reject(this.broken);
     const text = sqlOrCursor;
     const name = this.names.nameOf(text);
     const values = parameters as unknown[];
@@ -57,12 +63,14 @@ class NamedStatementsClient implements PostgresPoolClient {
       // The query fails once; later ones prepare the new name. Retrying here could repeat a
       // statement of a transaction that PostgreSQL has already aborted.
       if (name && (error as { code?: unknown }).code === CACHED_PLAN_CHANGED) this.names.rename(text);
+      if (isConnectionFailure(error)) this.broken = error as Error;
       throw error;
     }) as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {
-    this.client.release();
+    // Given back with its error, the pool closes the connection (and its socket) instead of keeping it.
+    this.client.release(this.broken ?? undefined);
   }
 }
 

@@ -1,13 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from './api-error.js';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
+import { describeIssue } from './validation-messages.js';
+import type { AjvIssue } from './validation-messages.js';
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query parameter', params: 'path parameter' };
 
@@ -19,7 +15,8 @@ function paramOf(issue: AjvIssue): string | null {
   return path.length > 0 ? path.join('.') : null;
 }
 
-function validationError(issue: AjvIssue, context: string | undefined): ApiError {
+function validationError(issues: AjvIssue[], context: string | undefined): ApiError {
+  const issue = issues[0]!;
   const param = paramOf(issue);
   const where = CONTEXT_NAMES[context ?? ''] ?? 'parameter';
   if (issue.keyword === 'required')
@@ -29,23 +26,32 @@ function validationError(issue: AjvIssue, context: string | undefined): ApiError
   }
   if (param === null) {
     const body = context === 'body' ? 'The request body' : 'The request';
-    return new ApiError(400, 'invalid_request', `${body} ${issue.message ?? 'is invalid'}.`, null);
+    return new ApiError(400, 'invalid_request', `${body} ${describeIssue(issue, issues)}.`, null);
   }
   return new ApiError(
     400,
     'invalid_request',
-    `Invalid ${where} ${param}: ${issue.message ?? 'is invalid'}.`,
+    `Invalid ${where} ${param}: ${describeIssue(issue, issues)}.`,
     param,
   );
 }
 
+/** Seconds a client is asked to wait while the database is away: it reconnects by itself meanwhile. */
+const DATABASE_RETRY_AFTER_S = '2';
+
 /** Fastify's own errors (parsing, content type, size, routing) mapped to the documented codes. */
 function frameworkError(error: FastifyError): ApiError {
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      503,
+      'service_unavailable',
+      `The database is unavailable right now. Retry after ${DATABASE_RETRY_AFTER_S} s.`,
+      null,
+      { 'Retry-After': DATABASE_RETRY_AFTER_S },
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status === 413) return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new ApiError(400, 'invalid_request', 'Content-Type must be application/json.');
-  }
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return new ApiError(
       400,
@@ -63,7 +69,7 @@ function frameworkError(error: FastifyError): ApiError {
 export function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation && error.validation.length > 0) {
-    return validationError(error.validation[0] as AjvIssue, error.validationContext);
+    return validationError(error.validation as AjvIssue[], error.validationContext);
   }
   return frameworkError(error);
 }
@@ -82,7 +88,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // An outage is not a bug: one line per request without a stack, the cause in words.
+    if (apiError.code === 'service_unavailable') {
+      request.log.warn({ error: error.message, code: error.code }, 'request failed: database unavailable');
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>

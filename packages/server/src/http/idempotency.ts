@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { createSecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
+import { CONTROL_CHARACTER } from './text-patterns.js';
 
 interface IdempotencyKeysTable {
   store_id: string;
@@ -25,7 +28,7 @@ declare module '../db/schema.js' {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The operation accepts `Idempotency-Key` (spec: *idem*). */
+    /** The operation accepts `Idempotency-Key` (creations). */
     idempotent?: boolean;
   }
   interface FastifyRequest {
@@ -47,6 +50,8 @@ interface PendingAnswer {
   storeId: string;
   key: string;
   fingerprint: string;
+  /** Kept answers can hold secrets (a webhook endpoint's signing secret): sealed at rest like them. */
+  box: SecretBox;
   /** Set once the answer is stored: nothing is left for onSend to do. */
   stored: boolean;
 }
@@ -73,21 +78,27 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest('hex');
 }
 
-function replay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
+/** Bound to its row, so a sealed answer copied to another key does not open there. */
+const replayBinding = (storeId: string, key: string) => `idempotency:${storeId}:${key}`;
+
+function replay(reply: FastifyReply, row: IdempotencyKeysTable, box: SecretBox): FastifyReply {
+  const stored = row.response_body ?? '';
+  // Answers kept before they were sealed are JSON, which never starts like a sealed value.
+  const body = stored.startsWith('v1.') ? box.open(stored, replayBinding(row.store_id, row.key)) : stored;
   return reply
     .code(row.response_status ?? 200)
     .header('Idempotent-Replayed', 'true')
     .type(JSON_TYPE)
-    .send(row.response_body ?? '');
+    .send(body);
 }
 
 /** What an earlier request with this key answered: a replay, or 409 for another body or one in flight. */
-function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, fingerprint: string): FastifyReply {
-  if (row.fingerprint !== fingerprint) {
+function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, answer: PendingAnswer): FastifyReply {
+  if (row.fingerprint !== answer.fingerprint) {
     throw conflict('This Idempotency-Key was already used with another request body or path.');
   }
   if (row.state === 'in_progress') throw inFlightConflict();
-  return replay(reply, row);
+  return replay(reply, row, answer.box);
 }
 
 /** The live row of a key, if any: an expired one, or one abandoned by a dead process, is freed. */
@@ -127,76 +138,83 @@ class KeyTakenMeanwhile extends Error {}
  * request whose key is still in flight is 409 at once. Same key and body: the stored answer is
  * replayed; another body or path: 409. 5xx answers are not kept, so a retry runs again.
  */
-export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(async (app: FastifyInstance, { db }) => {
-  app.decorateRequest('idempotencyKey', null);
-  app.decorateRequest('idempotentAnswer', null);
-  /** Keys of this process's requests between their check and their answer, with their start time. */
-  const inFlight = new Map<string, number>();
-  const flightOf = (answer: PendingAnswer) => `${answer.storeId}\n${answer.key}`;
+export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
+  async (app: FastifyInstance, { db, secret }) => {
+    app.decorateRequest('idempotencyKey', null);
+    const box = createSecretBox(secret);
+    app.decorateRequest('idempotentAnswer', null);
+    /** Keys of this process's requests between their check and their answer, with their start time. */
+    const inFlight = new Map<string, number>();
+    const flightOf = (answer: PendingAnswer) => `${answer.storeId}\n${answer.key}`;
 
-  async function checkKey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const key = request.headers[HEADER];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-      throw invalidRequest('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
-    }
-    const answer: PendingAnswer = {
-      storeId: request.auth.storeId,
-      key,
-      fingerprint: fingerprintOf(request),
-      stored: false,
-    };
-    const flight = flightOf(answer);
-    const since = inFlight.get(flight);
-    if (since !== undefined && Date.now() - since < ABANDONED_AFTER_MS) throw inFlightConflict();
-    inFlight.set(flight, Date.now());
-    try {
-      const row = await liveRow(db, answer.storeId, key);
-      if (row) {
+    async function checkKey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+      const key = request.headers[HEADER];
+      if (key === undefined) return;
+      if (typeof key !== 'string' || key.length < 1 || key.length > 255 || CONTROL_CHARACTER.test(key)) {
+        throw invalidRequest(
+          'Idempotency-Key must be 1 to 255 characters, none of them a control character.',
+          'Idempotency-Key',
+        );
+      }
+      const answer: PendingAnswer = {
+        storeId: request.auth.storeId,
+        key,
+        fingerprint: fingerprintOf(request),
+        box,
+        stored: false,
+      };
+      const flight = flightOf(answer);
+      const since = inFlight.get(flight);
+      if (since !== undefined && Date.now() - since < ABANDONED_AFTER_MS) throw inFlightConflict();
+      inFlight.set(flight, Date.now());
+      try {
+        const row = await liveRow(db, answer.storeId, key);
+        if (row) {
+          inFlight.delete(flight);
+          return answerFrom(reply, row, answer); // an early answer: the handler does not run
+        }
+      } catch (error) {
         inFlight.delete(flight);
-        return answerFrom(reply, row, answer.fingerprint); // an early answer: the handler does not run
+        throw error;
       }
-    } catch (error) {
-      inFlight.delete(flight);
-      throw error;
+      request.idempotencyKey = key;
+      request.idempotentAnswer = answer;
     }
-    request.idempotencyKey = key;
-    request.idempotentAnswer = answer;
-  }
 
-  // An answer no creation kept is stored once serialized, exactly as sent (4xx included, 5xx not).
-  async function storeSentAnswer(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    payload: unknown,
-  ): Promise<unknown> {
-    const answer = request.idempotentAnswer;
-    if (answer === null) return payload;
-    request.idempotentAnswer = null;
-    try {
-      if (!answer.stored && reply.statusCode < 500) {
-        await insertAnswer(db, answer, reply.statusCode, String(payload ?? ''));
+    // An answer no creation kept is stored once serialized, exactly as sent (4xx included, 5xx not).
+    async function storeSentAnswer(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+    ): Promise<unknown> {
+      const answer = request.idempotentAnswer;
+      if (answer === null) return payload;
+      request.idempotentAnswer = null;
+      try {
+        if (!answer.stored && reply.statusCode < 500) {
+          await insertAnswer(db, answer, reply.statusCode, String(payload ?? ''));
+        }
+      } finally {
+        inFlight.delete(flightOf(answer));
       }
-    } finally {
-      inFlight.delete(flightOf(answer));
+      return payload;
     }
-    return payload;
-  }
 
-  // A request that never reached onSend (client gone) must not hold its key.
-  async function release(request: FastifyRequest): Promise<void> {
-    const answer = request.idempotentAnswer;
-    if (answer !== null) inFlight.delete(flightOf(answer));
-  }
+    // A request that never reached onSend (client gone) must not hold its key.
+    async function release(request: FastifyRequest): Promise<void> {
+      const answer = request.idempotentAnswer;
+      if (answer !== null) inFlight.delete(flightOf(answer));
+    }
 
-  // Only operations marked idempotent carry these hooks, so no other request pays for them.
-  app.addHook('onRoute', (route) => {
-    if (!route.config?.idempotent) return;
-    route.preHandler = [...asArray(route.preHandler), checkKey];
-    route.onSend = [...asArray(route.onSend), storeSentAnswer];
-    route.onResponse = [...asArray(route.onResponse), release];
-  });
-});
+    // Only operations marked idempotent carry these hooks, so no other request pays for them.
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.idempotent) return;
+      route.preHandler = [...asArray(route.preHandler), checkKey];
+      route.onSend = [...asArray(route.onSend), storeSentAnswer];
+      route.onResponse = [...asArray(route.onResponse), release];
+    });
+  },
+);
 
 /** Stores an answer; false when the key already has one (a concurrent request committed first). */
 async function insertAnswer(
@@ -214,7 +232,7 @@ async function insertAnswer(
       fingerprint: answer.fingerprint,
       state: 'done',
       response_status: status,
-      response_body: body,
+      response_body: answer.box.seal(body, replayBinding(answer.storeId, answer.key)),
       created_at: now.toISOString(),
       expires_at: isoAfter(KEEP_MS, now),
     })
@@ -252,7 +270,7 @@ export async function sendCreation(
     answer.stored = true; // by the request that won
     const row = await liveRow(request.server.db, answer.storeId, answer.key);
     if (!row) throw inFlightConflict();
-    return answerFrom(reply, row, answer.fingerprint);
+    return answerFrom(reply, row, answer);
   }
   if (answer === null || kept.payload === undefined || kept.body !== body) return reply.send(body);
   answer.stored = true;

@@ -7,14 +7,14 @@ import { ErrorEnvelope } from './schemas.js';
 export const API_PREFIX = '/api/public/v1';
 
 /**
- * The OpenAPI 3.1 document (spec §9: version 1.0.0), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.0.0), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:
  *
  * - the required scope (`config.scope`) as the bearer requirement's role, `x-required-scope` and a
  *   sentence of the description; `config.public` routes get `security: []`;
- * - the error statuses the plugins can answer (401/403/429/500 on authenticated routes, 400 and 413
+ * - the error statuses the plugins can answer (401/403/429/500/503 on authenticated routes, 400 and 413
  *   where a body or query string is read, 404 for path ids, 409 and the `Idempotency-Key` header on
  *   idempotent creations), each with the ErrorEnvelope component and a description;
  * - resource schemas that carry a TypeBox `$id` become `components.schemas` entries referenced by
@@ -26,6 +26,13 @@ export const API_PREFIX = '/api/public/v1';
 
 type Json = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Headers an operation adds to some answers, documented in the description: status → name → meaning. */
+    responseHeaders?: Record<string, Record<string, string>>;
+  }
+}
+
 interface OperationMeta {
   method: string;
   scope: string | undefined;
@@ -35,6 +42,7 @@ interface OperationMeta {
   readsBody: boolean;
   hasQuery: boolean;
   hasPathParams: boolean;
+  responseHeaders: Record<string, Record<string, string>>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -66,7 +74,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '429': '`rate_limited`: too many requests for this API key; retry after `Retry-After` seconds.',
   '500': '`internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe.',
   '502': 'A failure upstream of the service; retryable.',
-  '503': 'The service, or a provider it depends on, is unavailable (for example `provider_unavailable`).',
+  '503':
+    'The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`.',
   '504': 'An upstream timeout; retryable.',
 };
 
@@ -416,7 +425,7 @@ function describeOperation(
 ): void {
   const responses = (isObject(operation.responses) ? operation.responses : {}) as Record<string, Json>;
   const implied = new Set<string>();
-  if (!meta.public) ['401', '403', '429', '500'].forEach((s) => implied.add(s));
+  if (!meta.public) ['401', '403', '429', '500', '503'].forEach((s) => implied.add(s));
   if (meta.readsBody) ['400', '413'].forEach((s) => implied.add(s));
   if (meta.hasQuery) implied.add('400');
   if (meta.hasPathParams) implied.add('404');
@@ -439,10 +448,18 @@ function describeOperation(
     const headers = ['RequestId'];
     if (!meta.public && status !== '401')
       headers.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
-    if (status === '429') headers.push('RetryAfter');
+    if (status === '429' || status === '503') headers.push('RetryAfter');
     if (status === '401') headers.push('WWWAuthenticate');
     if (meta.idempotent && !error) headers.push('IdempotentReplayed');
-    response.headers = { ...headerRefs(headers), ...(isObject(response.headers) ? response.headers : {}) };
+    const own = Object.entries(meta.responseHeaders[status] ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]);
+    response.headers = {
+      ...headerRefs(headers),
+      ...Object.fromEntries(own),
+      ...(isObject(response.headers) ? response.headers : {}),
+    };
     if (media && schema && !error && !('example' in media) && !('examples' in media)) {
       media.example = exampleOf(schema, resolve, { full: true, path: `${meta.method} ${path} ${status}` });
     }
@@ -548,6 +565,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',
           'Every request carries `Authorization: Bearer <API_KEY>` (`sk_test_…` or `sk_live_…`); each operation names the scope it needs. Request and response bodies are JSON; unknown fields are rejected. Errors are `{"error":{"code","message","param","request_id"}}`. Listings are cursor-paginated, newest first: pass `next_cursor` back as `starting_after`.',
+          'Text anywhere in a request (fields, metadata keys and values, query parameters) must not contain NUL (U+0000) or an unpaired UTF-16 surrogate: the request is 400 `invalid_request` naming the field, and a path id holding one is 404. An operation that takes no body accepts an empty one, whatever its `Content-Type`; any body sent must be `application/json`.',
         ].join('\n\n'),
         license: { name: 'MIT', identifier: 'MIT' },
       },
@@ -569,7 +587,12 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       if (!url.startsWith(`${API_PREFIX}/`) || schema?.hide)
         return { schema: { ...schema, hide: true }, url };
       const path = openapiPath(url);
-      const config = (route.config ?? {}) as { scope?: string; public?: boolean; idempotent?: boolean };
+      const config = (route.config ?? {}) as {
+        scope?: string;
+        public?: boolean;
+        idempotent?: boolean;
+        responseHeaders?: Record<string, Record<string, string>>;
+      };
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         metas.set(`${method.toUpperCase()} ${path}`, {
@@ -580,6 +603,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
           readsBody: BODY_METHODS.has(method.toUpperCase()),
           hasQuery: schema?.querystring !== undefined,
           hasPathParams: path.includes('{'),
+          responseHeaders: config.responseHeaders ?? {},
         });
       }
       return { schema: hoistIds(schema ?? {}, hoisted) as typeof schema, url: path };

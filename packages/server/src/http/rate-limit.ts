@@ -1,8 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import cluster from 'node:cluster';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { IRateLimiterOptions, RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './api-error.js';
 
 export interface RateLimitOptions {
@@ -12,23 +19,98 @@ export interface RateLimitOptions {
   redis: Redis | null;
 }
 
+/** In the primary of STOREFRONT_PROCESSES > 1, before forking: it keeps the HTTP processes' counters. */
+export function startRateLimitPrimary(): void {
+  new RateLimiterClusterMaster();
+}
+
+/**
+ * Counters for this node: in memory, or, in an HTTP process of several (node:cluster), in the
+ * primary's memory, asked over IPC, so every process of the node draws from one budget per key.
+ * Any other limiter of the service should come from here to stay exact across the processes too.
+ */
+export function nodeLimiter(options: IRateLimiterOptions & { keyPrefix: string }): RateLimiterAbstract {
+  return cluster.isWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options);
+}
+
+/** While Redis is away, how often it is asked again whether it answers. */
+const REDIS_PROBE_MS = 1000;
+
+/** What the plugin needs of a limiter: rate-limiter-flexible's `consume`. */
+interface Limiter {
+  consume(key: string): Promise<RateLimiterRes>;
+}
+
+/**
+ * Counters in Redis, shared by every node, with an in-process limiter standing in while Redis fails
+ * or stalls: a refusal is only ever a real one (a RateLimiterRes), never Redis being slow. The first
+ * failure switches every request to the in-process counters at once (one warning); a PING each
+ * second finds Redis again and switches back (one info line). Meanwhile limits hold per node.
+ */
+function failoverLimiter(
+  shared: RateLimiterRedis,
+  local: RateLimiterAbstract,
+  redis: Redis,
+  log: FastifyBaseLogger,
+): Limiter & { close(): void } {
+  let probe: NodeJS.Timeout | null = null;
+
+  function fallBack(error: unknown): void {
+    if (probe) return;
+    log.warn(
+      { error: (error as Error).message },
+      'Redis unavailable; rate limits are counted per process until it answers again',
+    );
+    probe = setInterval(() => {
+      redis.ping().then(
+        () => {
+          if (!probe) return;
+          clearInterval(probe);
+          probe = null;
+          log.info('Redis answers again; rate limits are shared again');
+        },
+        () => undefined,
+      );
+    }, REDIS_PROBE_MS).unref();
+  }
+
+  return {
+    async consume(key) {
+      if (!probe) {
+        try {
+          return await shared.consume(key);
+        } catch (outcome) {
+          if (outcome instanceof RateLimiterRes) throw outcome;
+          fallBack(outcome);
+        }
+      }
+      return local.consume(key);
+    },
+    close() {
+      if (probe) clearInterval(probe);
+    },
+  };
+}
+
 /**
  * One-second windows of `perSecond` points per key, from rate-limiter-flexible: the same average
- * rate and burst size as a token bucket of size = rate. With Redis the counters are shared by every
- * node; if Redis fails, an in-process limiter takes over instead of refusing traffic.
+ * rate and burst size as a token bucket of size = rate.
  */
-function makeLimiter({ perSecond, redis }: RateLimitOptions): RateLimiterAbstract {
+function makeLimiter(
+  { perSecond, redis }: RateLimitOptions,
+  log: FastifyBaseLogger,
+): Limiter & { close(): void } {
   const common = { points: perSecond, duration: 1, keyPrefix: 'storefront:rl' };
-  if (!redis) return new RateLimiterMemory(common);
-  return new RateLimiterRedis({
-    ...common,
-    storeClient: redis,
-    insuranceLimiter: new RateLimiterMemory(common),
-  });
+  const local = nodeLimiter(common);
+  if (!redis) return { consume: (key) => local.consume(key), close: () => undefined };
+  // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
+  const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
+  return failoverLimiter(shared, local, redis, log);
 }
 
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
-  const limiter = makeLimiter(options);
+  const limiter = makeLimiter(options, app.log);
+  app.addHook('onClose', async () => limiter.close());
   const limit = String(options.perSecond);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -17,6 +17,9 @@ const ListPixChargesQuery = Type.Partial(Type.Object({ ...PageQuery, status: Pix
   additionalProperties: false,
 });
 
+/** On a 200 for a reused external_id: the sent fields that differ from the existing charge. */
+export const EXTERNAL_ID_MISMATCH_HEADER = 'External-Id-Mismatch';
+
 const ExternalIdParams = Type.Object({ externalId: Type.String() });
 const externalIdPattern = new RegExp(EXTERNAL_ID_PATTERN);
 
@@ -34,7 +37,16 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
   app.post(
     '/payments/pix',
     {
-      config: { scope: 'pix:write', idempotent: true },
+      config: {
+        scope: 'pix:write',
+        idempotent: true,
+        responseHeaders: {
+          200: {
+            [EXTERNAL_ID_MISMATCH_HEADER]:
+              'Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry.',
+          },
+        },
+      },
       schema: {
         tags,
         operationId: 'createPixCharge',
@@ -45,7 +57,8 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
     },
     async (request, reply) =>
       sendCreation(request, reply, 201, async (keep) => {
-        const { charge, created } = await createCharge(db, request.auth, request.body, keep);
+        const { charge, created, mismatch } = await createCharge(db, request.auth, request.body, keep);
+        if (mismatch.length > 0) reply.header(EXTERNAL_ID_MISMATCH_HEADER, mismatch.join(', '));
         if (!created) reply.code(200);
         return charge;
       }),
@@ -140,7 +153,7 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
       // Through the provider's callback shape, the path a live payment notice will take.
       const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
       const [received] = simulatedProvider.parseReceivedPix(callback);
-      const { charge } = await payCharge(db, row, received!);
+      const { charge } = await payCharge(db, row, received!, app.config);
       return charge;
     },
   );

@@ -13,7 +13,7 @@ import { slugCandidate } from './slug.js';
  */
 
 /**
- * A non-archived checkout of the store (DESIGN §4). The check is a no-op update rather than a read so
+ * A non-archived checkout of the store. The check is a no-op update rather than a read so
  * that it holds the checkout's row lock until commit: an archive running at the same time either
  * finishes first (and we refuse) or waits and then unlinks this product with the others.
  */
@@ -77,7 +77,7 @@ export async function checkStoreRules(
 const SLUG_BATCH = 20;
 
 /**
- * The first of `base`, `base-2`, `base-3`… that the store does not use yet (DESIGN §4). Most names
+ * The first of `base`, `base-2`, `base-3`… that the store does not use yet. Most names
  * are new to the store, so the base alone is looked up first (one index probe instead of twenty);
  * the suffixes are then searched twenty at a time.
  */

@@ -1,4 +1,4 @@
-/** Money is kept as integer cents; the API speaks BRL numbers with at most two decimals (DESIGN §1). */
+/** Money is kept as integer cents; the API speaks BRL numbers with at most two decimals. */
 export function toCents(amount: number): number {
   return Math.round(amount * 100);
 }
@@ -14,4 +14,11 @@ export function fromCents(cents: number): number {
  */
 export function isWholeCents(amount: number): boolean {
   return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
+}
+
+const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** `R$ 1.234,56`, as Brazilian buyers read prices; a plain space after `R$` (Intl puts a no-break one). */
+export function formatBrl(cents: number): string {
+  return BRL.format(fromCents(cents)).replace(/\s/u, ' ');
 }

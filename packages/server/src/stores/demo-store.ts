@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createApiKey } from '../api-keys/api-keys.js';
 import { SCOPES } from '../api-keys/scopes.js';
+import { claimOnce } from '../db/bootstrap-claims.js';
 import type { Database } from '../db/schema.js';
 import { countStores, createStore } from './stores.js';
 
@@ -12,6 +13,8 @@ export async function ensureDemoStore(
   db: Kysely<Database>,
 ): Promise<{ storeId: string; key: string } | null> {
   if ((await countStores(db)) > 0) return null;
+  // Several processes starting at once on an empty database all count zero: one claim wins.
+  if (!(await claimOnce(db, 'demo_store'))) return null;
   const store = await createStore(db, { name: 'Demo store' });
   const key = await createApiKey(db, { storeId: store.id, mode: 'test', scopes: [...SCOPES] });
   return { storeId: store.id, key: key.key };

@@ -39,7 +39,7 @@ export function listEndpointsQuery(db: Kysely<Database>, scope: EndpointScope) {
 }
 
 /**
- * Endpoints the store has, in every mode: the limit is per store (spec 8). On PostgreSQL the store row
+ * Endpoints the store has, in every mode: the limit is per store. On PostgreSQL the store row
  * is locked first so two concurrent creations cannot both see 9 and make 11.
  */
 export async function countStoreEndpoints(trx: Kysely<Database>, storeId: string): Promise<number> {
@@ -96,7 +96,13 @@ export async function deleteEndpoint(db: Kysely<Database>, row: WebhookEndpoints
   const now = nowIso();
   await db
     .updateTable('webhook_endpoints')
-    .set({ deleted_at: now, updated_at: now, secret_sealed: '' })
+    .set({
+      deleted_at: now,
+      updated_at: now,
+      secret_sealed: '',
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+    })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
     .execute();

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 
+const MAIL_FROM = 'Minha Loja <vendas@minhaloja.com.br>';
 const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-config-')), 'db.sqlite')}`;
 
 describe('configuration from the environment', () => {
@@ -18,6 +19,7 @@ describe('configuration from the environment', () => {
       worker: 'inline',
       rateLimitPerSecond: 100,
       webhookTimeoutMs: 10_000,
+      processes: 1,
     });
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
     expect(config.webhookAllowedHosts.size).toBe(0);
@@ -53,6 +55,48 @@ describe('configuration from the environment', () => {
     expect([...config.webhookAllowedHosts]).toEqual(['localhost', '127.0.0.1', '::1', 'hooks.example.com']);
   });
 
+  it('takes STOREFRONT_PROCESSES as a whole number from 1, or auto for the available cores', () => {
+    const processes = (value: string) =>
+      loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_PROCESSES: value }).processes;
+    expect(processes('1')).toBe(1);
+    expect(processes('3')).toBe(3);
+    expect(processes('1024')).toBe(1024);
+    expect(processes('auto')).toBe(availableParallelism());
+  });
+
+  it('reads SMTP_URL and STOREFRONT_MAIL_FROM: STARTTLS on smtp://, TLS on smtps://, credentials decoded', () => {
+    expect(loadConfig({ DATABASE_URL: sqlite() }).smtp).toBeNull();
+    expect(
+      loadConfig({
+        DATABASE_URL: sqlite(),
+        SMTP_URL: 'smtp://vendas%40loja.com:p%40ss@smtp.example.com:2525',
+        STOREFRONT_MAIL_FROM: MAIL_FROM,
+      }).smtp,
+    ).toEqual({
+      host: 'smtp.example.com',
+      port: 2525,
+      secure: false,
+      auth: { user: 'vendas@loja.com', pass: 'p@ss' },
+      from: MAIL_FROM,
+      fromDomain: 'minhaloja.com.br',
+    });
+    const smtps = loadConfig({
+      DATABASE_URL: sqlite(),
+      SMTP_URL: 'smtps://[::1]',
+      STOREFRONT_MAIL_FROM: 'vendas@Loja.example.com',
+    }).smtp;
+    expect(smtps).toMatchObject({
+      host: '::1',
+      port: 465,
+      secure: true,
+      auth: null,
+      fromDomain: 'loja.example.com',
+    });
+    expect(
+      loadConfig({ DATABASE_URL: sqlite(), SMTP_URL: 'smtp://h', STOREFRONT_MAIL_FROM: 'a@b.co' }).smtp?.port,
+    ).toBe(587);
+  });
+
   const bad: Array<[string, Record<string, string>]> = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -64,9 +108,23 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_WEBHOOK_RETRY_SCHEDULE', { STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }],
     ['STOREFRONT_WEBHOOK_TIMEOUT_MS', { STOREFRONT_WEBHOOK_TIMEOUT_MS: '10s' }],
     ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '0' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],
+    ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: 'all' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.com:587', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'smtp://mail.example.com:587/x?pool=true', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'smtp://us%zzer:p@mail.example.com', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['STOREFRONT_MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com' }],
+    ['STOREFRONT_MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com', STOREFRONT_MAIL_FROM: 'Loja' }],
+    [
+      'STOREFRONT_MAIL_FROM',
+      { SMTP_URL: 'smtp://mail.example.com', STOREFRONT_MAIL_FROM: 'a@b.com, c@d.com' },
+    ],
   ];
   for (const [variable, env] of bad) {
     it(`refuses a bad ${variable} (${JSON.stringify(env)}) naming the variable`, () => {

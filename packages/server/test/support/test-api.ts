@@ -72,6 +72,7 @@ export class TestApi {
       config,
       db: this.db,
       redis: this.options.redis ?? null,
+      poolStats: this.database.db.poolStats,
       logger: false,
       ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
     });
@@ -164,7 +165,7 @@ export function describeEachDatabase(
   }
 }
 
-/** Asserts the documented error envelope (DESIGN §3) and returns it. */
+/** Asserts the documented error envelope and returns it. */
 export function expectError(
   response: ApiResponse,
   status: number,

@@ -2,13 +2,18 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { countDelivery } from '../../operations/metrics.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
+import { signingSecrets } from '../secret-rotation.js';
 import type { WebhookAgentOptions } from '../outbound/agent.js';
 import { claimDueJobs } from './claim.js';
 import type { ClaimedJob } from './claim.js';
 import { dispatchEvents } from './dispatch.js';
+import { failureReason } from './failure-reason.js';
+import type { AttemptResult } from './failure-reason.js';
 import { dropJobs, trimHistory } from './record.js';
 import { createResultWriter } from './result-writer.js';
 import { sendDelivery } from './send.js';
@@ -40,6 +45,14 @@ const DISPATCH_BATCH = 500;
 const LEASE_MARGIN_MS = 5_000;
 /** At most one round per this many ms in answer to API writes (see `nudge`). */
 const NUDGE_GAP_MS = 25;
+
+/** The longest pause between two rounds while they keep failing: how late the worker notices a recovery. */
+const MAX_BACKOFF_MS = 5_000;
+
+/** The poll interval while rounds succeed; doubling from it while they fail, up to MAX_BACKOFF_MS. */
+function retryDelayMs(pollIntervalMs: number, failedRounds: number): number {
+  return Math.min(pollIntervalMs * 2 ** failedRounds, Math.max(MAX_BACKOFF_MS, pollIntervalMs));
+}
 
 /**
  * The delivery engine: outbox → jobs → signed attempts → history. Any number of workers may run
@@ -91,20 +104,27 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       return;
     }
     const startedAt = nowIso();
-    let result: { ok: boolean; status: number | null; error?: string };
+    let result: AttemptResult & { error?: string };
     try {
-      const secret = secretBox.open(endpoint.secret_sealed, endpoint.id);
+      const secrets = signingSecrets(endpoint, secretBox);
       result = await sendDelivery(
         agent,
-        { url: endpoint.url, secret, eventId: event.id, payload: event.payload },
+        { url: endpoint.url, secrets, eventId: event.id, payload: event.payload },
         config.webhookTimeoutMs,
       );
     } catch (err) {
       // The secret no longer opens (STOREFRONT_SECRET changed): unsignable, so a failed attempt.
-      result = { ok: false, status: null, error: (err as Error).message };
+      result = { ok: false, status: null, code: 'unsignable', error: (err as Error).message };
     }
-    const outcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
+    const outcome = {
+      ok: result.ok,
+      status: result.status,
+      error: failureReason(result, config.webhookTimeoutMs),
+      startedAt,
+      finishedAt: nowIso(),
+    };
     const recorded = await results.record({ job, eventType: event.type, outcome });
+    countDelivery(result.ok ? 'delivered' : recorded.nextRetryAt ? 'retrying' : 'failed');
     touchedEndpoints.add(endpoint.id);
     const context = {
       endpoint_id: endpoint.id,
@@ -151,17 +171,29 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   }
 
   async function loop(): Promise<void> {
+    let failedRounds = 0;
     while (!stopping) {
       woken = false;
       let more = false;
       try {
         more = await tick();
+        if (failedRounds > 0) log.info({ failed_rounds: failedRounds }, 'webhook worker recovered');
+        failedRounds = 0;
       } catch (err) {
-        log.error({ err }, 'webhook worker round failed; retrying at the next poll');
+        // Typically the database is away: one warning, then quieter and quieter retries.
+        failedRounds++;
+        if (!isDatabaseUnavailable(err)) log.error({ err }, 'webhook worker round failed; backing off');
+        else if (failedRounds === 1)
+          log.warn({ error: (err as Error).message }, 'webhook worker round failed; backing off');
+        else
+          log.debug(
+            { error: (err as Error).message, failed_rounds: failedRounds },
+            'webhook worker round failed',
+          );
       }
-      if (stopping || more || woken) continue;
+      if (stopping || (failedRounds === 0 && (more || woken))) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
+        const timer = setTimeout(resolve, retryDelayMs(pollIntervalMs, failedRounds));
         wakeUp = () => {
           clearTimeout(timer);
           resolve();

@@ -1,0 +1,250 @@
+// `STOREFRONT_PROCESSES`: one `serve` process against N on the same box, with the same load
+// generator, in alternating rounds; and how soon a write's webhook leaves when the delivery worker
+// runs in another process (bench/README.md, "Several processes").
+//
+//   npm run build -w packages/server && node bench/processes.mjs [--processes 2] [--db sqlite|postgres]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { prepareDatabase } from './lib/database.mjs';
+import { requestJson } from './lib/http.mjs';
+import { runLoad } from './lib/load.mjs';
+import { serverBin } from './lib/paths.mjs';
+import { percentile } from './lib/percentile.mjs';
+import { processTicks } from './lib/proc-stats.mjs';
+import { SCENARIOS } from './lib/scenarios.mjs';
+import { startStorefront } from './lib/servers.mjs';
+
+const { values } = parseArgs({
+  options: {
+    processes: { type: 'string', default: String(Math.max(2, availableParallelism())) },
+    db: { type: 'string', default: 'sqlite' },
+    only: { type: 'string', default: 'product-get,product-create' },
+    rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '2' },
+    duration: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    'delivery-events': { type: 'string', default: '60' },
+  },
+});
+const processes = Number(values.processes);
+const options = {
+  connections: Number(values.connections),
+  pipelining: 1,
+  rateLimit: 1_000_000, // on for every request, never refusing one
+  logLevel: 'info',
+  serverBin: null,
+};
+const log = (message) => console.error(`bench: ${message}`);
+const load1m = () => Math.round(loadavg()[0] * 100) / 100;
+
+/** The pids of `pid` and its children (the HTTP processes of a primary), from /proc. */
+function processTree(pid) {
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children];
+}
+
+async function startServer(database, count, extraEnv = {}) {
+  const serverEnv = { ...database.serverEnv, STOREFRONT_PROCESSES: String(count), ...extraEnv };
+  const server = await startStorefront({ database: { ...database, serverEnv }, options, profileDir: null });
+  // /readyz answered from one process; give the others time to listen before any load.
+  for (let i = 0; i < 100 && processTree(server.pid).length < (count > 1 ? count + 1 : 1); i++)
+    await sleep(50);
+  return server;
+}
+
+async function throughput(database) {
+  const scenarios = SCENARIOS.filter((s) => values.only.split(',').includes(s.name));
+  const rows = [];
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const count of [1, processes]) {
+      const server = await startServer(database, count);
+      try {
+        const ctx = {
+          db: database.kind,
+          origin: server.url,
+          headers: { authorization: `Bearer ${database.key}` },
+          productIds: database.productIds,
+          checkoutId: database.checkoutId,
+          runId: `procs-${round}-${count}-${Date.now()}`,
+          counter: 0,
+        };
+        for (const scenario of scenarios) {
+          if (scenario.prepare) await scenario.prepare(ctx);
+          const next = scenario.make(ctx);
+          const loadOptions = { origin: server.url, next, ...options };
+          await runLoad({ ...loadOptions, durationSeconds: Number(values.warmup) });
+          const pids = processTree(server.pid);
+          const ticks = () => pids.reduce((sum, pid) => sum + processTicks(pid), 0);
+          const [ticksBefore, primaryBefore, loadBefore] = [ticks(), processTicks(server.pid), load1m()];
+          const result = await runLoad({ ...loadOptions, durationSeconds: Number(values.duration) });
+          const cpuSeconds = (ticks() - ticksBefore) / 100;
+          const primarySeconds = count > 1 ? (processTicks(server.pid) - primaryBefore) / 100 : 0;
+          rows.push({
+            round,
+            scenario: scenario.name,
+            processes: count,
+            rps: result.rps,
+            p99: result.p99,
+            failed: result.errors + result.timeouts + result.non2xx,
+            cpuUsPerRequest: Math.round((cpuSeconds * 1e6) / Math.max(1, result.total)),
+            primaryUsPerRequest: Math.round((primarySeconds * 1e6) / Math.max(1, result.total)),
+            serverCores: Math.round((cpuSeconds / result.durationSeconds) * 100) / 100,
+            load1m: `${loadBefore} → ${load1m()}`,
+          });
+          log(`round ${round}, ${count} process(es), ${scenario.name}: ${result.rps} req/s`);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return rows;
+}
+
+/** A local HTTPS receiver on 127.x.y.z:8443 (the webhook port rule), calling `onRequest` per delivery. */
+async function startReceiver(onRequest) {
+  const selfsigned = (await import('selfsigned')).default;
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  const host = `127.${octet()}.${octet()}.${octet()}`;
+  const pems = selfsigned.generate([{ name: 'commonName', value: host }], {
+    keySize: 2048,
+    days: 1,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: host }] }],
+  });
+  const caFile = join(mkdtempSync(join(tmpdir(), 'storefront-bench-ca-')), 'receiver.pem');
+  writeFileSync(caFile, pems.cert);
+  const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    req.resume().on('end', () => {
+      onRequest();
+      res.end('ok');
+    });
+  });
+  await new Promise((resolve) => server.listen(8443, host, resolve));
+  return { url: `https://${host}:8443`, host, caFile, close: () => server.close() };
+}
+
+/**
+ * Milliseconds from a write's response to its webhook reaching the receiver, writes one at a time
+ * with a random pause between them (so they do not line up with the worker's 250 ms poll).
+ */
+async function deliveryLatency(database) {
+  let arrived = () => {};
+  const receiver = await startReceiver(() => arrived());
+  const env = {
+    STOREFRONT_SECRET: randomBytes(32).toString('base64url'), // the same for serve and a separate worker
+    STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
+    NODE_EXTRA_CA_CERTS: receiver.caFile,
+  };
+  const setups = [
+    { name: '1 process, inline worker (in-process nudge)', count: 1, env: {} },
+    { name: `${processes} processes, worker in the primary (IPC nudge)`, count: processes, env: {} },
+    { name: '1 process + `storefront worker` (polling only)', count: 1, env: { STOREFRONT_WORKER: 'off' } },
+  ];
+  const rows = [];
+  try {
+    for (const setup of setups) {
+      const server = await startServer(database, setup.count, { ...env, ...setup.env });
+      const worker =
+        setup.env.STOREFRONT_WORKER === 'off'
+          ? spawn(process.execPath, [serverBin, 'worker'], {
+              env: { ...process.env, ...database.serverEnv, ...env, DATABASE_URL: database.databaseUrl },
+              stdio: 'ignore',
+            })
+          : null;
+      try {
+        const headers = { authorization: `Bearer ${database.key}`, 'content-type': 'application/json' };
+        const endpoint = await requestJson(`${server.api}/webhooks`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['product.created'] }),
+        });
+        const latencies = [];
+        for (let i = 0; i < Number(values['delivery-events']); i++) {
+          const delivered = new Promise((resolve) => (arrived = resolve));
+          await requestJson(`${server.api}/products`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ nome: `Latência ${i}`, preco: 10 }),
+          });
+          const sentAt = performance.now();
+          await delivered;
+          if (i > 0) latencies.push(performance.now() - sentAt); // the first also opens the TLS connection
+          await sleep(Math.random() * 100);
+        }
+        await requestJson(`${server.api}/webhooks/${endpoint.id}`, {
+          method: 'DELETE',
+          headers: { authorization: headers.authorization },
+        });
+        latencies.sort((a, b) => a - b);
+        rows.push({
+          setup: setup.name,
+          events: latencies.length,
+          p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+          p90Ms: Math.round(percentile(latencies, 90) * 10) / 10,
+          maxMs: Math.round(latencies.at(-1) * 10) / 10,
+        });
+        log(`delivery: ${setup.name}: p50 ${rows.at(-1).p50Ms} ms`);
+      } finally {
+        worker?.kill('SIGTERM');
+        await server.stop();
+      }
+    }
+  } finally {
+    receiver.close();
+  }
+  return rows;
+}
+
+function table(rows) {
+  const columns = Object.keys(rows[0]);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join('  ');
+  return [
+    line(columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(columns.map((c) => r[c]))),
+  ].join('\n');
+}
+
+const median = (list) => list.sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
+
+log(
+  `${values.db}: 1 process against ${processes}, ${availableParallelism()} cores, load average ${load1m()}`,
+);
+const database = await prepareDatabase({
+  kind: values.db,
+  pgUrl: process.env.STOREFRONT_TEST_DATABASE_URL || null,
+  seedCount: 5_000,
+});
+try {
+  const rows = Number(values.rounds) > 0 ? await throughput(database) : [];
+  if (rows.length > 0) console.log(table(rows));
+  for (const scenario of new Set(rows.map((r) => r.scenario))) {
+    const of = (count, field) =>
+      median(rows.filter((r) => r.scenario === scenario && r.processes === count).map((r) => r[field]));
+    console.log(
+      `${scenario}: ${processes} processes / 1 = ${Math.round((of(processes, 'rps') / of(1, 'rps')) * 100) / 100}x req/s ` +
+        `(medians of the rounds), CPU µs/req ${of(1, 'cpuUsPerRequest')} → ${of(processes, 'cpuUsPerRequest')}`,
+    );
+  }
+  if (Number(values['delivery-events']) > 0) console.log(`\n${table(await deliveryLatency(database))}`);
+} finally {
+  await database.cleanup();
+}
