@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import QRCode from 'qrcode';
-import { buildBrCode } from '../../src/pix/brcode/index.js';
 import { qrSymbol } from '../../src/pix/brcode/qr-symbol.js';
+import { brCodes } from './pix-test-helpers.js';
 
 const library = (payload: string) => QRCode.create(payload, { errorCorrectionLevel: 'M' });
 
@@ -11,7 +11,7 @@ describe('qrSymbol', () => {
     const masks = new Set<number>();
     fc.assert(
       fc.property(
-        fc.record({
+        brCodes({
           key: fc.oneof(
             fc.uuid(),
             fc.stringMatching(/^[a-z0-9._]{1,50}@[a-z]{1,12}\.com\.br$/),
@@ -19,17 +19,8 @@ describe('qrSymbol', () => {
           ),
           name: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,24}$/),
           city: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,14}$/),
-          cents: fc.integer({ min: 1, max: 100_000_000 }),
-          txid: fc.stringMatching(/^[A-Za-z0-9]{1,25}$/),
         }),
-        ({ key, name, city, cents, txid }) => {
-          const payload = buildBrCode({
-            pixKey: key,
-            merchantName: name,
-            merchantCity: city,
-            amount: cents / 100,
-            txid,
-          });
+        (payload) => {
           const expected = library(payload);
           masks.add(expected.maskPattern!);
           const symbol = qrSymbol(payload);
