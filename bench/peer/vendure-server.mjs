@@ -4,6 +4,9 @@
 import { createRequire } from 'node:module';
 import { bootstrap, dummyPaymentHandler, LanguageCode } from '@vendure/core';
 
+// Vendure writes working files (.vendure/) beside it: in the temporary folder, not the repository.
+process.chdir(new URL('.', import.meta.url).pathname);
+
 // `@vendure/core/cli` is a CommonJS folder import, which ESM cannot name directly.
 const { populate } = createRequire(import.meta.url)('@vendure/core/cli');
 
