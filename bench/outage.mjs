@@ -137,7 +137,11 @@ async function keyId() {
   return rows[0].id;
 }
 
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const results = {};
 try {
   for (const kind of ['cut', 'stall']) {

@@ -140,6 +140,13 @@ export function checks(): unknown[] {
     out.push(serverToClient, clientToServer, keys);
   }
   {
+    type Rotate = Body<'/webhooks/{id}/rotate_secret', 'post'>;
+    const serverToClient: Client.WebhookEndpointRotateSecretParams = server<Rotate>();
+    const clientToServer: Rotate = client<Client.WebhookEndpointRotateSecretParams>();
+    const keys: KeysMatch<Client.WebhookEndpointRotateSecretParams, Rotate> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
     const serverToClient: Client.PixChargeCreateParams = server<Body<'/payments/pix', 'post'>>();
     const clientToServer: Body<'/payments/pix', 'post'> = client<Client.PixChargeCreateParams>();
     const keys: KeysMatch<Client.PixChargeCreateParams, Body<'/payments/pix', 'post'>> = true;

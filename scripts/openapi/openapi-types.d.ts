@@ -417,6 +417,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks/{id}/rotate_secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give the endpoint a new signing secret; the old one keeps signing beside it for `expires_in_hours`
+     * @description Until the old secret expires every delivery carries two `v1=` signatures, so a receiver can switch secrets without missing one. A new rotation ends any earlier overlap: at most two secrets sign. The answer is the only place the new secret appears.
+     *
+     *     Requires an API key with the `webhooks:manage` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
+     */
+    post: operations['rotateWebhookEndpointSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks/{id}/test': {
     parameters: {
       query?: never;
@@ -4982,6 +5006,180 @@ export interface operations {
       };
       /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
       404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  rotateWebhookEndpointSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        'application/json': {
+          /**
+           * @description How long the current secret keeps signing beside the new one (0: it stops at once). Default 24.
+           * @default 24
+           */
+          expires_in_hours?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The webhook endpoint with secret. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "708cdf97-76f6-4432-a4c2-9916c7ba5b35",
+           *       "url": "https://loja.example.com.br/webhooks/storefront",
+           *       "description": "Pedido 1042",
+           *       "status": "active",
+           *       "events": [
+           *         "checkout.created"
+           *       ],
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "updated_at": "2026-11-22T10:00:00.000Z",
+           *       "secret": "whsec_8mZ0b2kqP1sXw4TnYc7H3vLd"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import type { Config } from './config/config.js';
+import type { PoolStats } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
@@ -13,6 +14,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
 import { paginationPlugin } from './http/pagination.js';
+import { metricsPlugin } from './operations/metrics-plugin.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
@@ -39,6 +41,10 @@ export interface AppDependencies {
   logger?: boolean | Record<string, unknown>;
   /** How long an API key lookup is cached; a revoked key stops working within it. */
   authCacheTtlMs?: number;
+  /** Database pool counters for GET /metrics (PostgreSQL). */
+  poolStats?: () => PoolStats | null;
+  /** GET /metrics text for the whole node when it runs several HTTP processes; default this process's. */
+  renderMetrics?: () => Promise<string>;
 }
 
 /** Builds the whole HTTP service from its configuration and connections; it does not listen. */
@@ -64,6 +70,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('Request-Id', request.id);
   });
   await app.register(errorsPlugin);
+  if (deps.config.metricsToken) {
+    await app.register(metricsPlugin, {
+      token: deps.config.metricsToken,
+      ...(deps.poolStats ? { poolStats: deps.poolStats } : {}),
+      ...(deps.renderMetrics ? { render: deps.renderMetrics } : {}),
+    });
+  }
   await app.register(healthRoutes);
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
@@ -77,7 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         redis: deps.redis ?? null,
       });
       await v1.register(paginationPlugin, { secret: deps.config.secret });
-      await v1.register(idempotencyPlugin, { db: deps.db });
+      await v1.register(idempotencyPlugin, { db: deps.db, secret: deps.config.secret });
       await v1.register(wakeWorkersOnWrite);
 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());

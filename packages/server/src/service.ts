@@ -10,6 +10,7 @@ import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { connectRedis } from './http/redis-connection.js';
+import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
@@ -33,7 +34,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the Pix expiry sweeper, the idempotency purge. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the Pix expiry sweeper, the idempotency purge, the retention pruner. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -45,10 +46,12 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
     async stop() {
       clearInterval(maintenance);
       await pixExpiry.stop();
+      await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
     },
   };
@@ -78,11 +81,11 @@ export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
 async function listen(
   config: Config,
   db: Db,
-  options: { logger?: boolean; log: ServiceLog },
+  options: { logger?: boolean; log: ServiceLog; renderMetrics?: () => Promise<string> },
 ): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const { log, ...appOptions } = options;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
-  const app = await buildApp({ config, db: db.kysely, redis, ...appOptions });
+  const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...appOptions });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -105,6 +108,7 @@ export async function startService(
   const { db, demo } = await prepareDatabase(config, log);
   const http = await listen(config, db, { ...options, log });
   warnIfPublicUrlIsPlain(config, http.app.log);
+  // After listening: a first prune of a large backlog must not delay readiness.
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
   return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
 }
@@ -113,10 +117,13 @@ export async function startService(
  * One of several HTTP processes (STOREFRONT_PROCESSES > 1): the primary has migrated and runs the
  * node duties, so this only serves requests on the database.
  */
-export async function startHttpProcess(config: Config): Promise<Omit<RunningService, 'demo'>> {
+export async function startHttpProcess(
+  config: Config,
+  options: { renderMetrics?: () => Promise<string> } = {},
+): Promise<Omit<RunningService, 'demo'>> {
   const log = pino({ level: config.logLevel });
   const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
-  const http = await listen(config, db, { log });
+  const http = await listen(config, db, { ...options, log });
   return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
 }
 

@@ -9,6 +9,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreateParams,
   WebhookEndpointListParams,
+  WebhookEndpointRotateSecretParams,
   WebhookEndpointUpdateParams,
   WebhookEndpointWithSecret,
   WebhookTest,
@@ -44,6 +45,24 @@ export class WebhookEndpoints extends APIResource {
   /** Removes the endpoint; its delivery history is kept. */
   async del(id: string, options?: RequestOptions): Promise<DeletedWebhookEndpoint> {
     return this.core.request({ method: 'DELETE', path: path`/webhooks/${id}`, options });
+  }
+
+  /**
+   * Gives the endpoint a new signing secret (in the answer, shown only there). Until the old one
+   * expires (`expires_in_hours`, default 24, 0 = at once) deliveries carry a signature for each, so
+   * `verifyWebhook` accepts them with either secret. A new rotation ends any earlier overlap.
+   */
+  async rotateSecret(
+    id: string,
+    params: WebhookEndpointRotateSecretParams = {},
+    options?: RequestOptions,
+  ): Promise<WebhookEndpointWithSecret> {
+    return this.core.request({
+      method: 'POST',
+      path: path`/webhooks/${id}/rotate_secret`,
+      body: params,
+      options,
+    });
   }
 
   /** Queues a signed `webhook.test` event for this endpoint, which must be `active`. */

@@ -15,7 +15,7 @@ export interface WebhookEndpoint {
   updated_at: Timestamp;
 }
 
-/** The creation response, the only one that carries the signing secret. */
+/** The creation and rotation responses, the only ones that carry the signing secret. */
 export interface WebhookEndpointWithSecret extends WebhookEndpoint {
   /** `whsec_…`; store it now, it cannot be retrieved later. */
   secret: string;
@@ -35,6 +35,11 @@ export interface WebhookEndpointUpdateParams {
   description?: string | null;
   events?: SubscribableEventType[];
   status?: WebhookEndpointStatus;
+}
+
+export interface WebhookEndpointRotateSecretParams {
+  /** How long the current secret keeps signing beside the new one, 0..168 hours (0: it stops at once). Default 24. */
+  expires_in_hours?: number;
 }
 
 export type WebhookEndpointListParams = ListParams;

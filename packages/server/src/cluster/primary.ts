@@ -4,6 +4,7 @@ import { printDemoKey, stopOnSignals } from '../cli/serve-lifecycle.js';
 import type { Config } from '../config/config.js';
 import { startRateLimitPrimary } from '../http/rate-limit.js';
 import { prepareDatabase, startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../service.js';
+import { nodeMetricsFromPrimary, serveNodeMetrics } from './node-metrics.js';
 import { receiveNewEventsFromHttpProcesses, relayNewEventsToPrimary } from './new-events-relay.js';
 import { superviseHttpProcesses } from './supervisor.js';
 
@@ -17,11 +18,13 @@ export function serveWithProcesses(config: Config): Promise<void> {
 }
 
 async function runHttpProcess(config: Config): Promise<void> {
-  const service = await startHttpProcess(config);
+  const metrics = config.metricsToken ? nodeMetricsFromPrimary() : null;
+  const service = await startHttpProcess(config, metrics ? { renderMetrics: metrics.render } : {});
   const stopRelay = relayNewEventsToPrimary();
   stopOnSignals(service.app.log, async () => {
     await service.close();
     stopRelay();
+    metrics?.stop();
   });
 }
 
@@ -32,6 +35,7 @@ async function runPrimary(config: Config): Promise<void> {
   warnIfPublicUrlIsPlain(config, log);
   startRateLimitPrimary(); // the HTTP processes' rate-limit counters live here, so a key's limit is exact
   const stopReceiving = receiveNewEventsFromHttpProcesses();
+  const stopMetrics = config.metricsToken ? serveNodeMetrics(db) : null;
   const duties = startNodeDuties({ db: db.kysely, config, log });
   const supervisor = superviseHttpProcesses({ processes: config.processes, log });
 
@@ -40,6 +44,7 @@ async function runPrimary(config: Config): Promise<void> {
     (closing ??= (async () => {
       await supervisor.stop(); // every HTTP process has answered its last request
       stopReceiving();
+      stopMetrics?.();
       await duties.stop();
       await db.close();
     })());

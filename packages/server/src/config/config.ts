@@ -21,6 +21,10 @@ export interface Config {
   publicUrl: string;
   /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
   processes: number;
+  /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
+  metricsToken: string | null;
+  /** Events, attempts and other transient records older than this are pruned. */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +136,20 @@ function parseProcesses(raw: string | undefined): number {
   return value;
 }
 
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A scrape token is a credential: long enough not to be guessed, sendable as a bearer token. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      'STOREFRONT_METRICS_TOKEN',
+      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -175,5 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
+    metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
+    retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
   };
 }

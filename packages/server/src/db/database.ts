@@ -12,9 +12,17 @@ import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL pool counters for metrics; null on SQLite (one connection, no pool). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -85,7 +93,7 @@ function openSqlite(path: string): Db {
   const kysely = new Kysely<Database>({
     dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
   });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
 }
 
 /**
@@ -129,7 +137,12 @@ function openPostgres(url: string, options: OpenOptions): Db {
   });
   reportLostConnections(pool, options.log ?? pino({ level: 'warn' }));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const poolStats = (): PoolStats => ({
+    size: pool.options.max,
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { kysely, dialect: 'postgres', poolStats, close: () => kysely.destroy() };
 }
 
 /** Opens `sqlite:<path>` or `postgres://…` (already validated by the config). */

@@ -6,6 +6,7 @@ import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { Money } from '../http/schemas.js';
+import { countPixCharge } from '../operations/metrics.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../shared/ids.js';
 import { toCents } from '../shared/money.js';
@@ -113,6 +114,7 @@ export async function createCharge(
       await recordEvent(trx, { ...scope, type: 'pix.created', object });
       return object;
     });
+    countPixCharge('created', scope.livemode);
     return { charge, created: true };
   } catch (error) {
     if (externalId === null || !isUniqueViolation(error)) throw error;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
+import { countPixCharge } from '../operations/metrics.js';
 import { nowIso } from '../shared/time.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixChargesTable } from './pix-charge-object.js';
@@ -20,7 +21,11 @@ export async function expireDueCharges(db: Kysely<Database>): Promise<number> {
   let expired = 0;
   for (;;) {
     const due = await findDueCharges(db, now, BATCH);
-    for (const row of due) if (await expireCharge(db, row, now)) expired++;
+    for (const row of due) {
+      if (!(await expireCharge(db, row, now))) continue;
+      expired++;
+      countPixCharge('expired', row.livemode);
+    }
     if (due.length < BATCH) return expired;
   }
 }

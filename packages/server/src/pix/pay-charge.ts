@@ -6,6 +6,7 @@ import { toSale } from '../sales/sale-object.js';
 import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { insertSale } from '../sales/sales-repository.js';
 import { newUuid } from '../shared/ids.js';
+import { countPixCharge } from '../operations/metrics.js';
 import { nowIso } from '../shared/time.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
@@ -24,7 +25,7 @@ export async function payCharge(
   received: ReceivedPix,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     // The payer's bank time decides whether it was paid in time, not when the news reached us.
     if (!(await markPaid(trx, charge, received.paidAt))) {
@@ -52,6 +53,8 @@ export async function payCharge(
     await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };
   });
+  countPixCharge('paid', scope.livemode);
+  return result;
 }
 
 function notPayable(status: string) {

@@ -20,6 +20,9 @@ export interface WebhookEndpointsTable {
   events: string;
   /** The `whsec_…` secret sealed with the secret box, bound to the endpoint id. */
   secret_sealed: string;
+  /** After a rotation: the secret it replaced, sealed the same way, still signing until the time below. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
   failing_since: string | null;
   created_at: string;
   updated_at: string;

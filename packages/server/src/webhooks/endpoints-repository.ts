@@ -96,7 +96,13 @@ export async function deleteEndpoint(db: Kysely<Database>, row: WebhookEndpoints
   const now = nowIso();
   await db
     .updateTable('webhook_endpoints')
-    .set({ deleted_at: now, updated_at: now, secret_sealed: '' })
+    .set({
+      deleted_at: now,
+      updated_at: now,
+      secret_sealed: '',
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+    })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
     .execute();

@@ -26,6 +26,11 @@ import {
   updateEndpoint,
 } from './endpoints-repository.js';
 import type { EndpointScope } from './endpoints-repository.js';
+import {
+  DEFAULT_ROTATION_OVERLAP_HOURS,
+  MAX_ROTATION_OVERLAP_HOURS,
+  rotateEndpointSecret,
+} from './secret-rotation.js';
 import { generateWebhookSecret } from './signature.js';
 import { checkWebhookUrl } from './url-policy.js';
 
@@ -63,6 +68,21 @@ const DeletedEndpoint = Type.Object({
   id: Type.String({ format: 'uuid' }),
   deleted: Type.Literal(true),
 });
+
+const RotateSecretBody = Type.Object(
+  {
+    expires_in_hours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_ROTATION_OVERLAP_HOURS,
+        default: DEFAULT_ROTATION_OVERLAP_HOURS,
+        description:
+          'How long the current secret keeps signing beside the new one (0: it stops at once). Default 24.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const ListEndpointsQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });
 
@@ -120,6 +140,8 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
         status: body.status ?? 'active',
         events: JSON.stringify(foldEvents(body.events)),
         secret_sealed: secretBox.seal(secret, id),
+        previous_secret_sealed: null,
+        previous_secret_expires_at: null,
         failing_since: null,
         created_at: now,
         updated_at: now,
@@ -217,5 +239,34 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
         await deleteEndpoint(trx, row);
         return { object: 'webhook_endpoint' as const, id: row.id, deleted: true as const };
       }),
+  );
+
+  app.post(
+    '/webhooks/:id/rotate_secret',
+    {
+      // A retried rotation (a lost answer, the client's automatic retry) must not rotate twice.
+      config: { scope: 'webhooks:manage', idempotent: true },
+      schema: {
+        tags,
+        operationId: 'rotateWebhookEndpointSecret',
+        summary:
+          'Give the endpoint a new signing secret; the old one keeps signing beside it for `expires_in_hours`',
+        description:
+          'Until the old secret expires every delivery carries two `v1=` signatures, so a receiver can switch ' +
+          'secrets without missing one. A new rotation ends any earlier overlap: at most two secrets sign. ' +
+          'The answer is the only place the new secret appears.',
+        params: IdParams,
+        body: Type.Optional(RotateSecretBody),
+        response: { 200: WebhookEndpointWithSecret, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const overlapHours = request.body?.expires_in_hours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
+      return db.transaction().execute(async (trx) => {
+        const current = await endpointOr404(trx, request, request.params.id);
+        const { row, secret } = await rotateEndpointSecret(trx, current, overlapHours, secretBox);
+        return { ...toWebhookEndpoint(row), secret };
+      });
+    },
   );
 }

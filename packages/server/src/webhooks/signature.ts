@@ -8,15 +8,25 @@ import { createHmac, randomBytes } from 'node:crypto';
 export const SIGNATURE_HEADER = 'Service-Signature';
 export const SECRET_PREFIX = 'whsec_';
 
-/** Returns the full header value. The timestamp is signed too, so a receiver can refuse replays. */
-export function signPayload(secret: string, timestampSeconds: number, rawBody: string): string {
+/**
+ * Returns the full header value. The timestamp is signed too, so a receiver can refuse replays.
+ * Several secrets (during a rotation's overlap) give one `v1=` each, current first: a receiver that
+ * accepts any matching `v1` verifies with whichever secret it holds.
+ */
+export function signPayload(
+  secrets: string | readonly string[],
+  timestampSeconds: number,
+  rawBody: string,
+): string {
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError('timestampSeconds must be a non-negative integer');
   }
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestampSeconds}.${rawBody}`, 'utf8')
-    .digest('hex');
-  return `t=${timestampSeconds},v1=${mac}`;
+  const macs = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    createHmac('sha256', Buffer.from(secret, 'utf8'))
+      .update(`${timestampSeconds}.${rawBody}`, 'utf8')
+      .digest('hex'),
+  );
+  return [`t=${timestampSeconds}`, ...macs.map((mac) => `v1=${mac}`)].join(',');
 }
 
 /** `whsec_` + 64 hex characters (256 random bits). Shown to the merchant once, stored encrypted. */

@@ -119,4 +119,26 @@ describeEachDatabase('Idempotency-Key', (api) => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await countNamed('Idem F')).toBe(2);
   });
+
+  it('keeps answers sealed at rest, and still replays one kept in clear before sealing existed', async () => {
+    const first = await api.as(key).post('/checkouts', { name: 'Idem G' }, { 'idempotency-key': 'k-g' });
+    const row = await api.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('key', '=', 'k-g')
+      .executeTakeFirstOrThrow();
+    expect(row.response_body).toMatch(/^v1\./);
+    expect(row.response_body).not.toContain('Idem G');
+
+    await api.db
+      .updateTable('idempotency_keys')
+      .set({ response_body: first.text })
+      .where('store_id', '=', storeId)
+      .where('key', '=', 'k-g')
+      .execute();
+    const replayed = await api.as(key).post('/checkouts', { name: 'Idem G' }, { 'idempotency-key': 'k-g' });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.text).toBe(first.text);
+  });
 });

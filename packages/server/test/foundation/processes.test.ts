@@ -11,6 +11,13 @@ import { ServiceProcess } from '../support/service-process.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 const RATE_LIMIT = 5;
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+/** The value of one sample (`name{labels} value`) in Prometheus text; 0 when it is absent. */
+function sample(text: string, name: string, labels: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
 
 type LogLine = Record<string, unknown> & { pid: number };
 
@@ -38,9 +45,10 @@ function onNewConnection(url: string, options: { method?: string; key?: string; 
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }),
-      );
+      res.on('end', () => {
+        const json = String(res.headers['content-type']).startsWith('application/json');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: json ? JSON.parse(text) : text });
+      });
     });
     req.on('error', reject);
     req.end(payload);
@@ -86,6 +94,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
       STOREFRONT_WEBHOOK_TIMEOUT_MS: '2000',
       NODE_EXTRA_CA_CERTS: caFile,
+      STOREFRONT_METRICS_TOKEN: METRICS_TOKEN,
     });
     const [, port] = await serve.waitFor(/"port":(\d+),"msg":"serving with several HTTP processes"/, 60_000);
     url = `http://127.0.0.1:${port}`;
@@ -178,6 +187,23 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     const delivered = receiver.requests.map((req) => String(req.headers['service-event-id']));
     expect(delivered.sort()).toEqual(events.map((event) => event.id).sort());
   }, 90_000);
+
+  it("answers one scrape for the whole node: both HTTP processes' requests and the primary's deliveries", async () => {
+    const scrape = async () => {
+      const res = await onNewConnection(`${url}/metrics`, { key: METRICS_TOKEN });
+      expect(res.status).toBe(200);
+      return String(res.body);
+    };
+    const healthz = 'method="GET",route="/healthz",status_code="200"';
+    const before = await scrape();
+    const checks = await healthChecks(6);
+    expect(new Set(await servedBy(checks))).toEqual(new Set(httpPids));
+    const after = await scrape();
+    const count = 'storefront_http_request_duration_seconds_count';
+    expect(sample(after, count, healthz) - sample(before, count, healthz)).toBe(6);
+    // Delivered by the worker in the primary, counted there: 40 events of the test above.
+    expect(sample(after, 'storefront_webhook_deliveries_total', 'outcome="delivered"')).toBe(40);
+  });
 
   it('replaces an HTTP process that dies', async () => {
     const [killed, survivor] = httpPids as [number, number];

@@ -72,6 +72,7 @@ export class TestApi {
       config,
       db: this.db,
       redis: this.options.redis ?? null,
+      poolStats: this.database.db.poolStats,
       logger: false,
       ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
     });

@@ -4,6 +4,7 @@ import * as products from './0002-products.js';
 import * as webhooks from './0003-webhooks.js';
 import * as pixSales from './0004-pix-sales.js';
 import * as bootstrapClaims from './0006-bootstrap-claims.js';
+import * as operations from './0010-operations.js';
 
 /** Ordered by name; a resource adds its own file here. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-pix-sales': pixSales,
   '0006-bootstrap-claims': bootstrapClaims,
+  '0010-operations': operations,
 };

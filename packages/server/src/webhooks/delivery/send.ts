@@ -9,7 +9,8 @@ export const EVENT_ID_HEADER = 'Service-Event-Id';
 
 export interface Delivery {
   url: string;
-  secret: string;
+  /** The endpoint's signing secrets: the current one, then the previous one during a rotation. */
+  secrets: readonly string[];
   eventId: string;
   /** The stored event JSON, sent byte for byte: it is what the signature covers. */
   payload: string;
@@ -33,7 +34,7 @@ export function sendDelivery(
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       [EVENT_ID_HEADER.toLowerCase()]: delivery.eventId,
-      [SIGNATURE_HEADER.toLowerCase()]: signPayload(delivery.secret, timestamp, delivery.payload),
+      [SIGNATURE_HEADER.toLowerCase()]: signPayload(delivery.secrets, timestamp, delivery.payload),
     },
   });
 }

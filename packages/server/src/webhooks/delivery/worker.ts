@@ -3,9 +3,11 @@ import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { countDelivery } from '../../operations/metrics.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
+import { signingSecrets } from '../secret-rotation.js';
 import type { WebhookAgentOptions } from '../outbound/agent.js';
 import { claimDueJobs } from './claim.js';
 import type { ClaimedJob } from './claim.js';
@@ -102,10 +104,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const startedAt = nowIso();
     let result: { ok: boolean; status: number | null; error?: string };
     try {
-      const secret = secretBox.open(endpoint.secret_sealed, endpoint.id);
+      const secrets = signingSecrets(endpoint, secretBox);
       result = await sendDelivery(
         agent,
-        { url: endpoint.url, secret, eventId: event.id, payload: event.payload },
+        { url: endpoint.url, secrets, eventId: event.id, payload: event.payload },
         config.webhookTimeoutMs,
       );
     } catch (err) {
@@ -114,6 +116,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
     const outcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
     const recorded = await results.record({ job, eventType: event.type, outcome });
+    countDelivery(result.ok ? 'delivered' : recorded.nextRetryAt ? 'retrying' : 'failed');
     touchedEndpoints.add(endpoint.id);
     const context = {
       endpoint_id: endpoint.id,
