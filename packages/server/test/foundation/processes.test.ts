@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restartDelayMs } from '../../src/cluster/supervisor.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
@@ -281,4 +282,13 @@ describe('serve with STOREFRONT_PROCESSES=2 on a taken port', () => {
       taken.close();
     }
   }, 60_000);
+});
+
+describe('restarting HTTP processes that keep dying', () => {
+  it('restarts at once after a healthy run, then waits 100 ms, doubling up to 30 s', () => {
+    expect([0, 1, 2, 3, 4].map(restartDelayMs)).toEqual([0, 100, 200, 400, 800]);
+    expect(restartDelayMs(9)).toBe(25_600);
+    expect(restartDelayMs(10)).toBe(30_000);
+    expect(restartDelayMs(100)).toBe(30_000);
+  });
 });
