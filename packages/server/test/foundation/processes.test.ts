@@ -93,7 +93,6 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       STOREFRONT_PROCESSES: '2',
       STOREFRONT_RATE_LIMIT: String(RATE_LIMIT),
       STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
-      STOREFRONT_WEBHOOK_TIMEOUT_MS: '2000',
       NODE_EXTRA_CA_CERTS: caFile,
       STOREFRONT_METRICS_TOKEN: METRICS_TOKEN,
     });
@@ -135,7 +134,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       );
       const passed = burst.filter((res) => res.status === 200);
       const remaining = passed.map((res) => Number(res.headers['ratelimit-remaining']));
-      if (new Set(remaining).size !== remaining.length && attempt < 3) continue; // two windows
+      if (new Set(remaining).size !== remaining.length && attempt < 5) continue; // two windows
       expect(new Set(await servedBy(burst))).toEqual(new Set(httpPids));
       expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
       const refused = burst.filter((res) => res.status !== 200);
