@@ -323,6 +323,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sales/{id}/resend_delivery_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue the delivery e-mail again: 202 with the sale, its delivery_email pending
+     * @description Sends the delivery e-mail to the customer again, now, with a fresh retry schedule (the same Message-ID, so mail programs see a resend). One still waiting for a retry is pulled forward, never doubled; one a worker is sending at this moment finishes first. 400 when the customer has no e-mail, the sale is refunded, or the service has no SMTP_URL.
+     *
+     *     Requires an API key with the `sales:write` scope.
+     */
+    post: operations['resendSaleDeliveryEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -612,6 +634,7 @@ export interface components {
      *       "metadata": {
      *         "pedido": "1042"
      *       },
+     *       "product_id": null,
      *       "expires_at": "2026-11-22T10:00:00.000Z",
      *       "paid_at": null,
      *       "livemode": false,
@@ -662,6 +685,11 @@ export interface components {
       metadata: {
         [key: string]: string;
       } | null;
+      /**
+       * Format: uuid
+       * @description The product sold, if the charge names one.
+       */
+      product_id: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -766,7 +794,13 @@ export interface components {
      *       "customer": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
-     *       "refunded_at": null
+     *       "refunded_at": null,
+     *       "delivery_email": {
+     *         "status": "sent",
+     *         "attempts": 1,
+     *         "sent_at": "2026-11-22T10:00:02.000Z",
+     *         "last_error": null
+     *       }
      *     }
      */
     Sale: {
@@ -813,6 +847,36 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       refunded_at: string | null;
+      /**
+       * Delivery e-mail
+       * @description The e-mail sent to the customer when the sale is approved (product, access link); null when the customer has no e-mail.
+       * @example {
+       *       "status": "sent",
+       *       "attempts": 1,
+       *       "sent_at": "2026-11-22T10:00:02.000Z",
+       *       "last_error": null
+       *     }
+       */
+      delivery_email: {
+        /**
+         * @description `pending`: queued or waiting for a retry; `sent`: the mail server accepted it; `failed`: refused permanently or out of retries; `skipped`: the service has no SMTP_URL.
+         * @enum {string}
+         */
+        status: 'pending' | 'sent' | 'failed' | 'skipped';
+        /** @description Sending attempts made so far, resends included. */
+        attempts: number;
+        /**
+         * Format: date-time
+         * @description When a mail server last accepted it.
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        sent_at: string | null;
+        /**
+         * @description Why the last attempt did not go out, in plain words; null once sent.
+         * @example The mail server refused the message permanently: 550 5.1.1 Mailbox unavailable.
+         */
+        last_error: string | null;
+      } | null;
     };
     /**
      * Webhook delivery attempt
@@ -1992,6 +2056,7 @@ export interface operations {
            *           "metadata": {
            *             "pedido": "1042"
            *           },
+           *           "product_id": null,
            *           "expires_at": "2026-11-22T10:00:00.000Z",
            *           "paid_at": null,
            *           "livemode": false,
@@ -2165,6 +2230,11 @@ export interface operations {
           metadata?: {
             [key: string]: string;
           };
+          /**
+           * Format: uuid
+           * @description An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.
+           */
+          product_id?: string;
         };
       };
     };
@@ -2192,6 +2262,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2229,6 +2300,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2383,6 +2455,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2511,6 +2584,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -2639,6 +2713,7 @@ export interface operations {
            *       "metadata": {
            *         "pedido": "1042"
            *       },
+           *       "product_id": null,
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "livemode": false,
@@ -3655,7 +3730,13 @@ export interface operations {
            *           "customer": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
-           *           "refunded_at": null
+           *           "refunded_at": null,
+           *           "delivery_email": {
+           *             "status": "sent",
+           *             "attempts": 1,
+           *             "sent_at": "2026-11-22T10:00:02.000Z",
+           *             "last_error": null
+           *           }
            *         }
            *       ],
            *       "has_more": false,
@@ -3785,7 +3866,13 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
            *     }
            */
           'application/json': components['schemas']['Sale'];
@@ -3905,7 +3992,165 @@ export interface operations {
            *       "customer": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
-           *       "refunded_at": null
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Sale'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resendSaleDeliveryEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sale. */
+      202: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "sale",
+           *       "id": "bf42f21e-c4f8-431f-ade8-5d85dd19f656",
+           *       "status": "approved",
+           *       "amount": 49.9,
+           *       "payment_method": "pix",
+           *       "pix_charge_id": null,
+           *       "product_id": null,
+           *       "customer": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "refunded_at": null,
+           *       "delivery_email": {
+           *         "status": "sent",
+           *         "attempts": 1,
+           *         "sent_at": "2026-11-22T10:00:02.000Z",
+           *         "last_error": null
+           *       }
            *     }
            */
           'application/json': components['schemas']['Sale'];

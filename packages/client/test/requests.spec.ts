@@ -147,6 +147,12 @@ describe('resource routes', () => {
     ['sales.retrieve', () => client.sales.retrieve('s1'), 'GET', '/sales/s1'],
     ['sales.refund', () => client.sales.refund('s1'), 'POST', '/sales/s1/refund'],
     [
+      'sales.resendDeliveryEmail',
+      () => client.sales.resendDeliveryEmail('s1'),
+      'POST',
+      '/sales/s1/resend_delivery_email',
+    ],
+    [
       'products.create',
       () => client.products.create({ nome: 'Curso', preco: 10 }),
       'POST',

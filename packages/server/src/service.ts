@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
@@ -34,7 +35,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the Pix expiry sweeper, the idempotency purge, the retention pruner. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -46,6 +47,12 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db, smtp: config.smtp, config, log })
+      : null;
+  // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
     async stop() {
@@ -53,6 +60,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await pixExpiry.stop();
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
+      await mail?.stop();
     },
   };
 }
@@ -108,7 +116,6 @@ export async function startService(
   const { db, demo } = await prepareDatabase(config, log);
   const http = await listen(config, db, { ...options, log });
   warnIfPublicUrlIsPlain(config, http.app.log);
-  // After listening: a first prune of a large backlog must not delay readiness.
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
   return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
 }

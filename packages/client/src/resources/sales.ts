@@ -18,4 +18,12 @@ export class Sales extends APIResource {
   async refund(id: string, options?: RequestOptions): Promise<Sale> {
     return this.core.request({ method: 'POST', path: path`/sales/${id}/refund`, options });
   }
+
+  /**
+   * Queues the sale's delivery e-mail again (API 1.1.0): answers the sale with `delivery_email.status`
+   * `pending`; a 400 when the customer has no e-mail, the sale is refunded or the service has no SMTP.
+   */
+  async resendDeliveryEmail(id: string, options?: RequestOptions): Promise<Sale> {
+    return this.core.request({ method: 'POST', path: path`/sales/${id}/resend_delivery_email`, options });
+  }
 }

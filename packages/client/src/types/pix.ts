@@ -15,6 +15,8 @@ export interface PixCharge {
   external_id: string | null;
   customer: Customer | null;
   metadata: Metadata | null;
+  /** The product the charge sells, when it names one (API 1.1.0). */
+  product_id: string | null;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
   livemode: boolean;
@@ -38,6 +40,11 @@ export interface PixChargeCreateParams {
   expires_in?: number;
   customer?: Customer;
   metadata?: Metadata;
+  /**
+   * An active product of the store that this charge sells (API 1.1.0): its sale carries `product_id`
+   * and the delivery e-mail uses the product's subject, body and access link.
+   */
+  product_id?: string;
 }
 
 export interface PixChargeListParams extends ListParams {

@@ -16,6 +16,24 @@ export interface Sale {
   livemode: boolean;
   created_at: Timestamp;
   refunded_at: Timestamp | null;
+  /** The e-mail sent to the customer on approval (API 1.1.0); null when the customer has no e-mail. */
+  delivery_email: DeliveryEmail | null;
+}
+
+export type DeliveryEmailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
+export interface DeliveryEmail {
+  /**
+   * `pending`: queued or waiting for a retry; `sent`: a mail server accepted it; `failed`: refused
+   * permanently or out of retries; `skipped`: the service has no SMTP_URL.
+   */
+  status: DeliveryEmailStatus;
+  /** Sending attempts made so far, resends included. */
+  attempts: number;
+  /** When a mail server last accepted it. */
+  sent_at: Timestamp | null;
+  /** Why the last attempt did not go out, in plain words; null once sent. */
+  last_error: string | null;
 }
 
 export type SaleListParams = ListParams;

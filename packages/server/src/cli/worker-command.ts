@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { openServingDatabase } from '../db/migrate.js';
+import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
@@ -9,7 +10,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks and delivery e-mails apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -17,13 +18,13 @@ export function registerWorkerCommand(program: Command): void {
       const log = pino({ level: config.logLevel });
       const db = await openServingDatabase(config.databaseUrl, log);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
-      log.info({ dialect: db.dialect }, 'webhook worker started');
+      const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
+      log.info({ dialect: db.dialect, delivery_email: mail !== null }, 'webhook worker started');
 
       // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
       const shutdown = (signal: string) => {
         log.info({ signal }, 'webhook worker stopping');
-        worker
-          .stop()
+        Promise.all([worker.stop(), mail?.stop()])
           .then(() => db.close())
           .then(
             () => process.exit(0),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import addressparser from 'nodemailer/lib/addressparser';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start (DESIGN §2). */
@@ -19,12 +20,28 @@ export interface Config {
   logLevel: string;
   /** The origin buyers and PSPs reach this service at, without a trailing slash. */
   publicUrl: string;
-  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
-  processes: number;
   /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
   metricsToken: string | null;
   /** Events, attempts and other transient records older than this are pruned. */
   retentionDays: number;
+  /** HTTP processes `serve` runs on one port; more than 1 adds a primary that supervises them. */
+  processes: number;
+  /** Where delivery e-mails go out; null without SMTP_URL (sales then say `skipped`). */
+  smtp: SmtpSettings | null;
+  /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
+  emailRetryScheduleMs: number[];
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** smtps://: TLS from the first byte. smtp:// upgrades with STARTTLS whenever the server offers it. */
+  secure: boolean;
+  auth: { user: string; pass: string } | null;
+  /** STOREFRONT_MAIL_FROM as given (`Loja <vendas@loja.com.br>` or a bare address). */
+  from: string;
+  /** The domain of the From address: the right-hand side of every Message-ID. */
+  fromDomain: string;
 }
 
 export class ConfigError extends Error {
@@ -39,6 +56,7 @@ export class ConfigError extends Error {
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.sqlite';
 const DEFAULT_RETRY_SCHEDULE = '5s,1m,5m,30m,2h,6h,12h,24h';
+export const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +140,20 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return url.origin;
 }
 
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A scrape token is a credential: long enough not to be guessed, sendable as a bearer token. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      'STOREFRONT_METRICS_TOKEN',
+      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
 /** `STOREFRONT_PROCESSES`: a whole number of HTTP processes, or `auto` for one per available core. */
 function parseProcesses(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
@@ -136,18 +168,57 @@ function parseProcesses(raw: string | undefined): number {
   return value;
 }
 
-export const MAX_RETENTION_DAYS = 3650;
-
-/** A scrape token is a credential: long enough not to be guessed, sendable as a bearer token. */
-function parseMetricsToken(raw: string | undefined): string | null {
-  if (raw === undefined || raw === '') return null;
-  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
-    throw new ConfigError(
-      'STOREFRONT_METRICS_TOKEN',
-      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
-    );
+/**
+ * `SMTP_URL` (`smtp://user:pass@host:587` or `smtps://…:465`) and `STOREFRONT_MAIL_FROM`, which it
+ * requires. Credentials in the URL are percent-decoded, so a password may contain `@` written `%40`.
+ */
+function parseSmtp(rawUrl: string | undefined, rawFrom: string | undefined): SmtpSettings | null {
+  if (rawUrl === undefined || rawUrl === '') return null;
+  const example = 'like smtp://user:pass@smtp.example.com:587 or smtps://user:pass@smtp.example.com:465';
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL', `must be a URL ${example}, got a malformed value`);
   }
-  return raw;
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new ConfigError(
+      'SMTP_URL',
+      `must start with smtp:// or smtps:// (${example}), got "${url.protocol}//"`,
+    );
+  if (url.hostname === '') throw new ConfigError('SMTP_URL', `names no host (${example})`);
+  if (url.search || url.hash || (url.pathname !== '' && url.pathname !== '/'))
+    throw new ConfigError('SMTP_URL', `must be only scheme, credentials, host and port (${example})`);
+  const secure = url.protocol === 'smtps:';
+  let auth: SmtpSettings['auth'] = null;
+  try {
+    if (url.username !== '')
+      auth = { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) };
+  } catch {
+    throw new ConfigError('SMTP_URL', 'has a malformed %-escape in its user name or password');
+  }
+
+  if (rawFrom === undefined || rawFrom.trim() === '')
+    throw new ConfigError(
+      'STOREFRONT_MAIL_FROM',
+      'is required with SMTP_URL, like "Minha Loja <vendas@minhaloja.com.br>"',
+    );
+  const parsed = addressparser(rawFrom, { flatten: true });
+  const address = parsed.length === 1 ? parsed[0]!.address : '';
+  const domain = /^[^@\s]+@([^@\s]+\.[^@\s]+)$/.exec(address)?.[1];
+  if (domain === undefined)
+    throw new ConfigError(
+      'STOREFRONT_MAIL_FROM',
+      `must be one address like "Minha Loja <vendas@minhaloja.com.br>", got "${rawFrom}"`,
+    );
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    secure,
+    auth,
+    from: rawFrom.trim(),
+    fromDomain: domain.toLowerCase(),
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -192,8 +263,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
-    processes: parseProcesses(env.STOREFRONT_PROCESSES),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
     retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
+    processes: parseProcesses(env.STOREFRONT_PROCESSES),
+    smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
+    emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
   };
 }

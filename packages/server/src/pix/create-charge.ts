@@ -7,6 +7,8 @@ import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { Money } from '../http/schemas.js';
 import { countPixCharge } from '../operations/metrics.js';
+import { invalidRequest } from '../http/api-error.js';
+import { findProduct } from '../products/products-repository.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../shared/ids.js';
 import { toCents } from '../shared/money.js';
@@ -47,6 +49,13 @@ export const CreatePixChargeBody = Type.Object(
     ),
     customer: Type.Optional(Customer),
     metadata: Type.Optional(Metadata),
+    product_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -76,6 +85,7 @@ export async function createCharge(
   const existing = externalId === null ? undefined : await findChargeByExternalId(db, scope, externalId);
   if (existing) return { charge: toPixCharge(existing), created: false };
 
+  if (body.product_id !== undefined) await checkSellable(db, scope.storeId, body.product_id);
   const store = await findStore(db, scope.storeId);
   if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
   const id = prefixedId('pix');
@@ -106,6 +116,7 @@ export async function createCharge(
     expires_at: isoAfter(expiresIn * 1000, now),
     paid_at: null,
     created_at: now.toISOString(),
+    product_id: body.product_id ?? null,
   };
   try {
     const charge = await db.transaction().execute(async (trx) => {
@@ -122,4 +133,12 @@ export async function createCharge(
     if (!winner) throw error;
     return { charge: toPixCharge(winner), created: false };
   }
+}
+
+/** A charge can sell an active product of the caller's store; an archived one is a mistake to catch. */
+async function checkSellable(db: Kysely<Database>, storeId: string, productId: string): Promise<void> {
+  const product = await findProduct(db, storeId, productId);
+  if (!product) throw invalidRequest(`No such product: '${productId}'.`, 'product_id');
+  if (product.ativo !== 1)
+    throw invalidRequest(`Product '${productId}' is archived and cannot be sold.`, 'product_id');
 }

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
 import { toSale } from '../sales/sale-object.js';
@@ -15,14 +17,15 @@ import type { ReceivedPix } from './providers/pix-provider.js';
 
 /**
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
- * created, and `pix.paid` then `sale.approved` are recorded. A charge that is already paid or has
- * expired is refused with 400 and nothing is written. The received Pix comes from a provider's
- * callback (the simulated provider's for test keys).
+ * created with its delivery e-mail queued, and `pix.paid` then `sale.approved` are recorded. A
+ * charge that is already paid or has expired is refused with 400 and nothing is written. The received
+ * Pix comes from a provider's callback (the simulated provider's for test keys).
  */
 export async function payCharge(
   db: Kysely<Database>,
   charge: PixChargesTable,
   received: ReceivedPix,
+  mail: Pick<Config, 'smtp'>,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
   const result = await db.transaction().execute(async (trx) => {
@@ -42,13 +45,13 @@ export async function payCharge(
       payment_method: 'pix',
       pix_charge_id: charge.id,
       pix_end_to_end_id: received.endToEndId,
-      product_id: null,
+      product_id: charge.product_id ?? null,
       customer: charge.customer,
       created_at: now,
       refunded_at: null,
     };
     await insertSale(trx, saleRow);
-    const sale = toSale(saleRow);
+    const sale = toSale(await queueDeliveryEmail(trx, saleRow, mail));
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
     await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
     return { charge: paid, sale };

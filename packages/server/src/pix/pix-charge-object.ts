@@ -27,6 +27,8 @@ export interface PixChargesTable {
   expires_at: string;
   paid_at: string | null;
   created_at: string;
+  /** The product sold (migration 0009); optional so rows built before it still type. */
+  product_id?: string | null;
 }
 
 declare module '../db/schema.js' {
@@ -53,6 +55,9 @@ export const PixCharge = Type.Object(
     external_id: Nullable(Type.String()),
     customer: Nullable(Customer),
     metadata: Nullable(Metadata),
+    product_id: Nullable(
+      Type.String({ format: 'uuid', description: 'The product sold, if the charge names one.' }),
+    ),
     expires_at: Timestamp,
     paid_at: Nullable(Timestamp),
     livemode: Type.Boolean(),
@@ -85,6 +90,7 @@ export function toPixCharge(row: PixChargesTable, now: string = nowIso()): PixCh
     external_id: row.external_id,
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
+    product_id: row.product_id ?? null,
     expires_at: row.expires_at,
     paid_at: row.paid_at,
     livemode: toBool(row.livemode),

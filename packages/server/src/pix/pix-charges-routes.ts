@@ -137,7 +137,7 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
       // Through the provider's callback shape, the path a live payment notice will take.
       const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
       const [received] = simulatedProvider.parseReceivedPix(callback);
-      const { charge } = await payCharge(db, row, received!);
+      const { charge } = await payCharge(db, row, received!, app.config);
       return charge;
     },
   );

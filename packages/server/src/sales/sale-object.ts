@@ -2,12 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../db/schema.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
+import { DeliveryEmail, toDeliveryEmail } from '../email/delivery-email-object.js';
+import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
 import { Customer } from '../pix/customer.js';
 import { fromCents } from '../shared/money.js';
 
 export type SaleStatus = 'approved' | 'refunded';
 
-export interface SalesTable {
+export interface SalesTable extends SaleDeliveryEmailColumns {
   id: string;
   store_id: string;
   livemode: DbBool;
@@ -42,6 +44,7 @@ export const Sale = Type.Object(
     livemode: Type.Boolean(),
     created_at: Timestamp,
     refunded_at: Nullable(Timestamp),
+    delivery_email: Nullable(DeliveryEmail),
   },
   { $id: 'Sale', title: 'Sale' },
 );
@@ -61,5 +64,6 @@ export function toSale(row: SalesTable): Sale {
     livemode: toBool(row.livemode),
     created_at: row.created_at,
     refunded_at: row.refunded_at,
+    delivery_email: toDeliveryEmail(row),
   };
 }

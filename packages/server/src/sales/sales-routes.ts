@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { resendDeliveryEmail } from '../email/queue-delivery-email.js';
 import { notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
@@ -77,5 +78,26 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) => refundSale(db, await saleOr404(request.auth, request.params.id)),
+  );
+
+  app.post(
+    '/sales/:id/resend_delivery_email',
+    {
+      config: { scope: 'sales:write' },
+      schema: {
+        tags,
+        operationId: 'resendSaleDeliveryEmail',
+        summary: 'Queue the delivery e-mail again: 202 with the sale, its delivery_email pending',
+        description:
+          'Sends the delivery e-mail to the customer again, now, with a fresh retry schedule (the same Message-ID, so mail programs see a resend). One still waiting for a retry is pulled forward, never doubled; one a worker is sending at this moment finishes first. 400 when the customer has no e-mail, the sale is refunded, or the service has no SMTP_URL.',
+        params: IdParams,
+        response: { 202: Sale, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await saleOr404(request.auth, request.params.id);
+      const queued = await resendDeliveryEmail(db, row, app.config);
+      return reply.code(202).send(toSale(queued));
+    },
   );
 }

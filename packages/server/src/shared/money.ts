@@ -15,3 +15,10 @@ export function fromCents(cents: number): number {
 export function isWholeCents(amount: number): boolean {
   return Number.isFinite(amount) && fromCents(toCents(amount)) === amount;
 }
+
+const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** `R$ 1.234,56`, as Brazilian buyers read prices; a plain space after `R$` (Intl puts a no-break one). */
+export function formatBrl(cents: number): string {
+  return BRL.format(fromCents(cents)).replace(/\s/u, ' ');
+}

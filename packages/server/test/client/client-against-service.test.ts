@@ -90,6 +90,9 @@ describeEachDatabase('official client against the service', (api) => {
     const sale = sales.data.find((s) => s.pix_charge_id === charge.id);
     expect(sale).toMatchObject({ status: 'approved', amount: 120.5, payment_method: 'pix' });
     expect((await client.sales.retrieve(sale!.id)).id).toBe(sale!.id);
+    // No customer e-mail, so there is no delivery e-mail to resend.
+    expect(sale!.delivery_email).toBeNull();
+    await expect(client.sales.resendDeliveryEmail(sale!.id)).rejects.toBeInstanceOf(ValidationError);
     const refunded = await client.sales.refund(sale!.id);
     expect(refunded.status).toBe('refunded');
     await expect(client.sales.refund(sale!.id)).rejects.toBeInstanceOf(ValidationError);

@@ -87,6 +87,17 @@ describe('storefront CLI (on SQLite)', () => {
     });
   });
 
+  it('serve and worker stop at start on a malformed SMTP_URL, naming it', async () => {
+    for (const command of ['serve', 'worker']) {
+      await expect(
+        cli({ ...env, PORT: '0', SMTP_URL: 'smtp//mail.example.com' }, command),
+      ).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('SMTP_URL: must be a URL'),
+      });
+    }
+  });
+
   it('serve creates the Demo store on an empty database, prints its key once, and stops cleanly on SIGTERM', async () => {
     const fresh = {
       DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-serve-')), 'serve.sqlite')}`,

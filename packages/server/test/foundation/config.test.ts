@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 
+const MAIL_FROM = 'Minha Loja <vendas@minhaloja.com.br>';
 const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-config-')), 'db.sqlite')}`;
 
 describe('configuration from the environment', () => {
@@ -63,6 +64,39 @@ describe('configuration from the environment', () => {
     expect(processes('auto')).toBe(availableParallelism());
   });
 
+  it('reads SMTP_URL and STOREFRONT_MAIL_FROM: STARTTLS on smtp://, TLS on smtps://, credentials decoded', () => {
+    expect(loadConfig({ DATABASE_URL: sqlite() }).smtp).toBeNull();
+    expect(
+      loadConfig({
+        DATABASE_URL: sqlite(),
+        SMTP_URL: 'smtp://vendas%40loja.com:p%40ss@smtp.example.com:2525',
+        STOREFRONT_MAIL_FROM: MAIL_FROM,
+      }).smtp,
+    ).toEqual({
+      host: 'smtp.example.com',
+      port: 2525,
+      secure: false,
+      auth: { user: 'vendas@loja.com', pass: 'p@ss' },
+      from: MAIL_FROM,
+      fromDomain: 'minhaloja.com.br',
+    });
+    const smtps = loadConfig({
+      DATABASE_URL: sqlite(),
+      SMTP_URL: 'smtps://[::1]',
+      STOREFRONT_MAIL_FROM: 'vendas@Loja.example.com',
+    }).smtp;
+    expect(smtps).toMatchObject({
+      host: '::1',
+      port: 465,
+      secure: true,
+      auth: null,
+      fromDomain: 'loja.example.com',
+    });
+    expect(
+      loadConfig({ DATABASE_URL: sqlite(), SMTP_URL: 'smtp://h', STOREFRONT_MAIL_FROM: 'a@b.co' }).smtp?.port,
+    ).toBe(587);
+  });
+
   const bad: Array<[string, Record<string, string>]> = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -81,6 +115,16 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.com:587', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'smtp://mail.example.com:587/x?pool=true', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['SMTP_URL', { SMTP_URL: 'smtp://us%zzer:p@mail.example.com', STOREFRONT_MAIL_FROM: MAIL_FROM }],
+    ['STOREFRONT_MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com' }],
+    ['STOREFRONT_MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com', STOREFRONT_MAIL_FROM: 'Loja' }],
+    [
+      'STOREFRONT_MAIL_FROM',
+      { SMTP_URL: 'smtp://mail.example.com', STOREFRONT_MAIL_FROM: 'a@b.com, c@d.com' },
+    ],
   ];
   for (const [variable, env] of bad) {
     it(`refuses a bad ${variable} (${JSON.stringify(env)}) naming the variable`, () => {

@@ -17,6 +17,7 @@ const CHARGE_KEYS = [
   'object',
   'paid_at',
   'pix',
+  'product_id',
   'status',
 ].sort();
 

@@ -10,6 +10,7 @@ const SALE_KEYS = [
   'amount',
   'created_at',
   'customer',
+  'delivery_email',
   'id',
   'livemode',
   'object',
@@ -87,6 +88,8 @@ describeEachDatabase('sales', (api) => {
         customer: { email: 'bia@example.com', document: '11222333000181' },
         livemode: false,
         refunded_at: null,
+        // The customer has an e-mail, but this service has no SMTP_URL.
+        delivery_email: { status: 'skipped', attempts: 0, sent_at: null, last_error: null },
       });
 
       const paidEvents = await eventsFor(api, storeId, charge.id, 'pix.paid');

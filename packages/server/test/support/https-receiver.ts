@@ -65,7 +65,7 @@ export interface ReceiverOptions {
 const certCache = new Map<string, { key: string; cert: string }>();
 
 /** Self-signed cert for CN=localhost, SANs DNS:localhost, IP:127.0.0.1 and the listening address. */
-function certificateFor(host: string): { key: string; cert: string } {
+export function certificateFor(host: string): { key: string; cert: string } {
   let pem = certCache.get(host);
   if (!pem) {
     const altNames = [

@@ -5,6 +5,7 @@ import * as webhooks from './0003-webhooks.js';
 import * as pixSales from './0004-pix-sales.js';
 import * as bootstrapClaims from './0006-bootstrap-claims.js';
 import * as operations from './0010-operations.js';
+import * as deliveryEmail from './0009-delivery-email.js';
 
 /** Ordered by name; a resource adds its own file here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-pix-sales': pixSales,
   '0006-bootstrap-claims': bootstrapClaims,
   '0010-operations': operations,
+  '0009-delivery-email': deliveryEmail,
 };

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { prefixedId } from '../shared/ids.js';
+import { isoAfter, nowIso } from '../shared/time.js';
+import { isPostgres } from '../webhooks/sql-dialect.js';
+import type { EmailJobsTable } from './email-jobs.js';
+
+/**
+ * Leases up to `limit` due e-mail jobs to this worker, like the webhook jobs: the lease is written
+ * into `next_attempt_at` with a token of our own, so no other worker sees the job as due until it runs
+ * out (a crashed worker's job comes back by itself). PostgreSQL: SKIP LOCKED gives concurrent workers
+ * disjoint rows, and the outer UPDATE re-checks the due time. SQLite: one UPDATE under the write lock.
+ * A plain read goes first, so an idle poll never takes SQLite's write lock.
+ */
+export async function claimDueEmails(
+  db: Kysely<Database>,
+  limit: number,
+  leaseMs: number,
+): Promise<EmailJobsTable[]> {
+  const now = nowIso();
+  const due = db.selectFrom('email_jobs').select('sale_id').where('next_attempt_at', '<=', now);
+  if (!(await due.limit(1).executeTakeFirst())) return [];
+  const batch = due
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
+  return db
+    .updateTable('email_jobs')
+    .set({ next_attempt_at: isoAfter(leaseMs), lease: prefixedId('lease') })
+    .where('sale_id', 'in', batch)
+    .where('next_attempt_at', '<=', now)
+    .returningAll()
+    .execute();
+}

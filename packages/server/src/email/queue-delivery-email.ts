@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/schema.js';
+import { invalidRequest } from '../http/api-error.js';
+import type { Customer } from '../pix/customer.js';
+import type { SalesTable } from '../sales/sale-object.js';
+import { nowIso } from '../shared/time.js';
+import type { DeliveryEmailStatus } from './delivery-email-object.js';
+import type { EmailJobsTable } from './email-jobs.js';
+
+/** Where a sale's delivery e-mail goes: its customer's address, if any. */
+export function recipientOf(sale: Pick<SalesTable, 'customer'>): string | null {
+  if (sale.customer === null) return null;
+  return (JSON.parse(sale.customer) as Customer).email ?? null;
+}
+
+function jobFor(sale: Pick<SalesTable, 'id' | 'store_id'>, now: string): EmailJobsTable {
+  return {
+    sale_id: sale.id,
+    store_id: sale.store_id,
+    attempts: 0,
+    next_attempt_at: now,
+    lease: null,
+    created_at: now,
+  };
+}
+
+/**
+ * Queues the delivery e-mail of a sale just inserted, in the sale's own transaction: call it from
+ * every path that creates an approved sale, right after inserting it, with that transaction. No
+ * e-mail address: nothing (`delivery_email` null). No SMTP_URL: `skipped`. Otherwise `pending`, with
+ * a job the worker picks up. Returns the row with its delivery e-mail, for the sale object and its
+ * `sale.approved` event.
+ */
+export async function queueDeliveryEmail(
+  trx: Kysely<Database>,
+  sale: SalesTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<SalesTable> {
+  if (recipientOf(sale) === null) return sale;
+  const status: DeliveryEmailStatus = mail.smtp === null ? 'skipped' : 'pending';
+  await trx.updateTable('sales').set({ delivery_email_status: status }).where('id', '=', sale.id).execute();
+  if (status === 'pending') await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+  return {
+    ...sale,
+    delivery_email_status: status,
+    delivery_email_attempts: 0,
+    delivery_email_sent_at: null,
+    delivery_email_last_error: null,
+  };
+}
+
+/**
+ * Queues a sale's delivery e-mail again, for an attempt now and a fresh retry schedule; the sale says
+ * `pending` until it is settled. A job already waiting is pulled forward rather than doubled; one a
+ * worker is sending at this moment is left to finish (its result stands).
+ */
+export async function resendDeliveryEmail(
+  db: Kysely<Database>,
+  sale: SalesTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<SalesTable> {
+  if (recipientOf(sale) === null)
+    throw invalidRequest(
+      "This sale's customer has no e-mail address, so there is no delivery e-mail to send.",
+    );
+  if (sale.status === 'refunded')
+    throw invalidRequest('This sale is refunded; its delivery e-mail is not sent again.');
+  if (mail.smtp === null)
+    throw invalidRequest(
+      'Delivery e-mail is not configured on this service: set SMTP_URL and STOREFRONT_MAIL_FROM, then resend.',
+    );
+  const now = nowIso();
+  const job = jobFor(sale, now);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('email_jobs')
+      .values(job)
+      .onConflict((oc) =>
+        oc
+          .column('sale_id')
+          .doUpdateSet({ attempts: 0, next_attempt_at: now })
+          .where('email_jobs.lease', 'is', null),
+      )
+      .execute();
+    await trx
+      .updateTable('sales')
+      .set({ delivery_email_status: 'pending' })
+      .where('id', '=', sale.id)
+      .execute();
+  });
+  return { ...sale, delivery_email_status: 'pending' };
+}
