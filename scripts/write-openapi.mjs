@@ -3,6 +3,7 @@
 //   docs/openapi.json                  the OpenAPI 3.1 document, exactly what GET /api/public/v1/openapi.json serves
 //   scripts/openapi/openapi-types.d.ts TypeScript types generated from it by openapi-typescript, against which
 //                                      the client's types are checked (scripts/openapi/client-contract.ts)
+//   docs/api.md                        the API reference in Markdown, rendered from it (scripts/openapi/api-reference.mjs)
 // The document comes from the service itself: the app is built in-process on a temporary SQLite database
 // (no listening, no network) and asked for `app.swagger()`. The server is compiled first (incremental)
 // unless --no-build is given.
@@ -16,11 +17,13 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import * as prettier from 'prettier';
+import { renderApiReference } from './openapi/api-reference.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = join(ROOT, 'packages/server');
 const DOC_FILE = join(ROOT, 'docs/openapi.json');
 const TYPES_FILE = join(ROOT, 'scripts/openapi/openapi-types.d.ts');
+const REFERENCE_FILE = join(ROOT, 'docs/api.md');
 
 const args = new Set(process.argv.slice(2));
 const check = args.has('--check');
@@ -82,6 +85,11 @@ async function generateTypes(document) {
   return prettier.format(source, { ...options, filepath: TYPES_FILE });
 }
 
+async function generateReference(document) {
+  const options = (await prettier.resolveConfig(REFERENCE_FILE)) ?? {};
+  return prettier.format(renderApiReference(document), { ...options, filepath: REFERENCE_FILE });
+}
+
 function firstDifference(a, b) {
   const left = a.split('\n');
   const right = b.split('\n');
@@ -98,6 +106,7 @@ const { document, text } = await generateDocument();
 const outputs = [
   [DOC_FILE, text],
   [TYPES_FILE, await generateTypes(document)],
+  [REFERENCE_FILE, await generateReference(document)],
 ];
 
 let stale = 0;

@@ -523,6 +523,7 @@ export interface components {
       name: string;
       is_default: boolean;
       archived: boolean;
+      /** @description Read-only: always equal to `settings_json.checkout_banner_url` (null when that is null). It cannot be sent; set the banner through `settings_json`. */
       banner_url: string | null;
       settings_json: {
         checkout_logo_enabled: boolean;
@@ -777,7 +778,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description Always equals created_at (spec §2.3): a creation reference, not a last-change marker.
+       * @description Always equals created_at: a creation reference, not a last-change marker.
        */
       updated_at: string;
     };
@@ -887,6 +888,7 @@ export interface components {
      *       "event_type": "pix.paid",
      *       "attempt": 1,
      *       "response_status": 200,
+     *       "error": "connection refused: nothing accepts connections at that address and port",
      *       "delivered_at": "2026-11-22T10:00:00.000Z",
      *       "failed_at": null,
      *       "next_retry_at": null,
@@ -923,6 +925,11 @@ export interface components {
       attempt: number;
       /** @description null when no response arrived (timeout, refused). */
       response_status: number | null;
+      /**
+       * @description Why the attempt failed, in a short sentence safe to show (for example "connection refused…", "no answer within 10000 ms", "TLS error: CERT_HAS_EXPIRED…", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+       * @example connection refused: nothing accepts connections at that address and port
+       */
+      error: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -2190,10 +2197,10 @@ export interface operations {
            * @example 22.5
            */
           amount: number;
-          /** @description Shown to the payer; 1-140 characters. */
+          /** @description 1-140 characters, yours to show. It is not carried in the BR Code (`copy_paste` and the QR carry only the receiver, amount, merchant name and city and a reference), so a bank app reading the code does not show it; a live charge passes it to the PSP as the payer request (`solicitacaoPagador`), which some bank apps display. Show it on your own page, receipt or e-mail; it is in the charge, its events and the sale's charge. */
           description?: string;
           /**
-           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.
+           * @description Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one answers 200 with the existing charge, unchanged; when the amount (or description, customer, metadata) you sent differs from it, the `External-Id-Mismatch` header names those fields.
            * @example order-1001
            */
           external_id?: string;
@@ -2247,6 +2254,8 @@ export interface operations {
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry. */
+          'External-Id-Mismatch'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5065,6 +5074,7 @@ export interface operations {
            *           "event_type": "pix.paid",
            *           "attempt": 1,
            *           "response_status": 200,
+           *           "error": "connection refused: nothing accepts connections at that address and port",
            *           "delivered_at": "2026-11-22T10:00:00.000Z",
            *           "failed_at": null,
            *           "next_retry_at": null,

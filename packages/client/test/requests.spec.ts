@@ -48,6 +48,14 @@ describe('every request', () => {
     });
   });
 
+  it('returns the object with a non-enumerable lastResponse: status, request id and headers', async () => {
+    const charge = await client.pix.create({ amount: 10, external_id: 'order-1' });
+    assert.equal(charge.lastResponse.statusCode, 200);
+    assert.equal(typeof charge.lastResponse.headers['content-type'], 'string');
+    assert.equal(Object.keys(charge).includes('lastResponse'), false);
+    assert.equal(JSON.stringify(charge).includes('lastResponse'), false);
+  });
+
   it('sends no body and no content type on a GET', async () => {
     await client.pix.retrieve('pix_1');
     assert.equal(last().body, '');

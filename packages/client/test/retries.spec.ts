@@ -15,7 +15,7 @@ async function stub(...actions: Parameters<typeof sequence>): Promise<Stub> {
 }
 
 // Each retried case waits the 0.5-1 s jittered delay, so the cases run side by side.
-describe('retries (spec §8)', { concurrency: true }, () => {
+describe('retries', { concurrency: true }, () => {
   for (const status of [429, 500, 502, 503, 504]) {
     it(`retries once after ${status} and returns the second answer`, async () => {
       const server = await stub(apiError(status, 'boom', 'try again'), json(201, pixCharge('pix_1')));

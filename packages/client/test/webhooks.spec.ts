@@ -25,7 +25,7 @@ const BODY = JSON.stringify(EVENT);
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** Written from DESIGN §4 alone, independent of the library: HMAC-SHA256 hex of "<t>.<raw body>". */
+/** Written from the documented rule alone, independent of the library: HMAC-SHA256 hex of "<t>.<raw body>". */
 function sign(body: string | Uint8Array, timestamp = now(), secret = SECRET): string {
   const hmac = createHmac('sha256', secret);
   hmac.update(`${timestamp}.`);

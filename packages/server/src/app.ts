@@ -4,12 +4,15 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
+import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
 import type { PoolStats } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
+import { bodyParsingPlugin } from './http/body-parsing.js';
 import { errorsPlugin } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
@@ -17,6 +20,7 @@ import { paginationPlugin } from './http/pagination.js';
 import { metricsPlugin } from './operations/metrics-plugin.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
+import { storableTextPlugin } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
@@ -61,6 +65,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: true,
     logController: new AccessLog(),
     ajv: { customOptions: { strict: false } },
+    clientErrorHandler,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
@@ -77,10 +83,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.renderMetrics ? { render: deps.renderMetrics } : {}),
     });
   }
+  await app.register(bodyParsingPlugin);
+  await app.register(storableTextPlugin);
   await app.register(healthRoutes);
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
+  await app.register(homeRoutes);
 
   await app.register(
     async (v1) => {

@@ -94,7 +94,14 @@ async function listen(
   const { log, ...appOptions } = options;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
   const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...appOptions });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A busy port must not leave connections open behind the failed start.
+    await app.close();
+    redis?.disconnect();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -113,8 +120,13 @@ export async function startService(
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
   const log = pino({ level: config.logLevel });
-  const { db, demo } = await prepareDatabase(config, log);
-  const http = await listen(config, db, { ...options, log });
+  const db = await openServingDatabase(config.databaseUrl, log);
+  const http = await listen(config, db, { ...options, log }).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
   warnIfPublicUrlIsPlain(config, http.app.log);
   const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
   return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };

@@ -47,7 +47,7 @@ interface ErrorBody {
   requestId: string | null;
 }
 
-// Wire shape (DESIGN §3): {"error":{"code","message","param","request_id"}}.
+// Wire shape: {"error":{"code","message","param","request_id"}}.
 function parseErrorBody(text: string): ErrorBody {
   const empty: ErrorBody = { code: null, message: null, param: null, requestId: null };
   let parsed: unknown;

@@ -1,7 +1,7 @@
 import { StorefrontError } from './errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/** Spec §8 allows at most one extra attempt. */
+/** At most one extra attempt: a failing service is not hammered. */
 export const DEFAULT_MAX_RETRIES = 1;
 
 export interface ClientOptions {

@@ -7,7 +7,7 @@ import { checkMaxRetries, checkTimeout, type RequestOptions, type ResolvedConfig
 import { Page, PagePromise } from './pagination.js';
 import { isRetryable, retryDelayMs, sleep } from './retry.js';
 import { VERSION } from '../version.js';
-import type { ListEnvelope } from '../types/shared.js';
+import type { ListEnvelope, WithResponse } from '../types/shared.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -34,7 +34,7 @@ export class RequestCore {
     this.#config = config;
   }
 
-  async request<Result>(spec: RequestSpec): Promise<Result> {
+  async request<Result>(spec: RequestSpec): Promise<WithResponse<Result>> {
     const options = spec.options ?? {};
     const timeout = checkTimeout(options.timeout ?? this.#config.timeout);
     const maxRetries = checkMaxRetries(options.maxRetries ?? this.#config.maxRetries);
@@ -90,7 +90,7 @@ export class RequestCore {
       'User-Agent': this.#userAgent,
     };
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
-    // Spec §8: every POST carries a key, generated when the caller gave none.
+    // Every POST carries a key, generated when the caller gave none, so a retry is safe.
     const idempotencyKey = options.idempotencyKey ?? (spec.method === 'POST' ? randomUUID() : undefined);
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
     return headers;
@@ -106,9 +106,10 @@ async function sendChecked(url: string, init: RequestInit, timeout: number): Pro
   return response;
 }
 
-function parseSuccess<Result>(response: RawResponse): Result {
+function parseSuccess<Result>(response: RawResponse): WithResponse<Result> {
+  let result: WithResponse<Result>;
   try {
-    return JSON.parse(response.bodyText) as Result;
+    result = JSON.parse(response.bodyText) as WithResponse<Result>;
   } catch {
     const requestId = response.headers.get('request-id');
     throw new StorefrontError(
@@ -116,4 +117,15 @@ function parseSuccess<Result>(response: RawResponse): Result {
         (requestId ? ` (request ${requestId})` : ''),
     );
   }
+  if (typeof result === 'object' && result !== null) {
+    Object.defineProperty(result, 'lastResponse', {
+      value: {
+        statusCode: response.status,
+        requestId: response.headers.get('request-id'),
+        headers: Object.fromEntries(response.headers.entries()),
+      },
+      enumerable: false,
+    });
+  }
+  return result;
 }

@@ -1,6 +1,6 @@
 import { isApiError, isTimeout, NetworkError, RateLimitError, type StorefrontError } from './errors.js';
 
-/** Statuses retried by spec §8; every other 4xx is the caller's to fix, so retrying cannot help. */
+/** Statuses worth retrying; every other 4xx is the caller's to fix, so retrying cannot help. */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**

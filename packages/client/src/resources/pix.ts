@@ -2,12 +2,17 @@ import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import type { PixCharge, PixChargeCreateParams, PixChargeListParams } from '../types/pix.js';
+import type { WithResponse } from '../types/shared.js';
 import { APIResource } from './resource.js';
 
 /** Pix charges: `/payments/pix`. */
 export class Pix extends APIResource {
-  /** Creates a charge; reusing an `external_id` returns the existing charge instead. */
-  async create(params: PixChargeCreateParams, options?: RequestOptions): Promise<PixCharge> {
+  /**
+   * Creates a charge (201); reusing an `external_id` returns the existing charge instead (200), and
+   * when what you sent differs from it, `lastResponse.headers['external-id-mismatch']` names the
+   * fields (`amount`, `description`, `customer`, `metadata`).
+   */
+  async create(params: PixChargeCreateParams, options?: RequestOptions): Promise<WithResponse<PixCharge>> {
     return this.core.request({ method: 'POST', path: '/payments/pix', body: params, options });
   }
 

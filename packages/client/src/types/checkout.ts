@@ -1,6 +1,6 @@
 import type { ListParams, Timestamp } from './shared.js';
 
-/** Visual settings of a checkout page (spec §2.2); the only keys the service accepts. */
+/** Visual settings of a checkout page; the only keys the service accepts. */
 export interface CheckoutSettings {
   checkout_logo_enabled: boolean;
   checkout_logo_url: string | null;
@@ -18,7 +18,7 @@ export interface CheckoutSettings {
   checkout_fundo_imagem: string | null;
 }
 
-/** The visual configuration of a purchase page (spec §2.2). */
+/** The visual configuration of a purchase page. */
 export interface Checkout {
   object: 'checkout';
   id: string;

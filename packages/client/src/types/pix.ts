@@ -2,7 +2,7 @@ import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
 
 export type PixChargeStatus = 'pending' | 'paid' | 'expired';
 
-/** A Pix charge (DESIGN §4). */
+/** A Pix charge. */
 export interface PixCharge {
   object: 'pix_charge';
   /** Starts with `pix_`. */

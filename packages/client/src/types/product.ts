@@ -1,6 +1,6 @@
 import type { ListParams, Timestamp } from './shared.js';
 
-/** A catalogue product (spec §2.3). */
+/** A catalogue product. */
 export interface Product {
   object: 'product';
   id: string;
@@ -24,7 +24,7 @@ export interface Product {
   delivery_email_subject: string | null;
   delivery_email_body: string | null;
   created_at: Timestamp;
-  /** Always equals `created_at` (spec §2.3): a creation reference, not a last-change marker. */
+  /** Always equals `created_at`: a creation reference, not a last-change marker. */
   updated_at: Timestamp;
 }
 

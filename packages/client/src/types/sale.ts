@@ -2,7 +2,7 @@ import type { Customer, ListParams, Timestamp } from './shared.js';
 
 export type SaleStatus = 'approved' | 'refunded';
 
-/** A sale, created when a Pix charge is paid (DESIGN §4). */
+/** A sale, created when a Pix charge is paid. */
 export interface Sale {
   object: 'sale';
   id: string;

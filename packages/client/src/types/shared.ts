@@ -4,7 +4,7 @@ export type Timestamp = string;
 /** Free-form keys attached by the caller. */
 export type Metadata = Record<string, string>;
 
-/** Query parameters common to every listing (spec §4.5). */
+/** Query parameters common to every listing. */
 export interface ListParams {
   /** Page size, 1-100; the service default is 20. */
   limit?: number;
@@ -12,7 +12,7 @@ export interface ListParams {
   starting_after?: string;
 }
 
-/** The list envelope of spec §2.1. */
+/** The list envelope every listing answers. */
 export interface ListEnvelope<Item> {
   object: 'list';
   data: Item[];
@@ -30,3 +30,19 @@ export interface Customer {
   /** CPF or CNPJ. */
   document?: string;
 }
+
+/** What the service answered besides the body. */
+export interface ResponseInfo {
+  /** 200 or 201 and so on. */
+  statusCode: number;
+  /** The `Request-Id` header (`req_…`), to quote when asking about a request. */
+  requestId: string | null;
+  /** Every response header, names in lower case (e.g. `external-id-mismatch`). */
+  headers: Record<string, string>;
+}
+
+/**
+ * An object as a method returns it: the API object plus a non-enumerable `lastResponse` (it stays
+ * out of `JSON.stringify` and object spreads).
+ */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseInfo };

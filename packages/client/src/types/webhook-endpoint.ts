@@ -3,7 +3,7 @@ import type { ListParams, Timestamp } from './shared.js';
 
 export type WebhookEndpointStatus = 'active' | 'paused' | 'disabled';
 
-/** A receiver address for signed event notifications (spec §2.4). */
+/** A receiver address for signed event notifications. */
 export interface WebhookEndpoint {
   object: 'webhook_endpoint';
   id: string;
@@ -57,7 +57,7 @@ export interface WebhookTest {
   event_id: string;
 }
 
-/** One delivery attempt (spec §2.5). */
+/** One delivery attempt. */
 export interface WebhookDelivery {
   object: 'webhook_delivery';
   id: string;
@@ -65,6 +65,11 @@ export interface WebhookDelivery {
   event_type: EventType;
   attempt: number;
   response_status: number | null;
+  /**
+   * Why the attempt failed, in a short sentence safe to show ("connection refused…", "no answer
+   * within 10000 ms", "answered 500; only a 2xx counts as delivered"); null when it succeeded.
+   */
+  error: string | null;
   delivered_at: Timestamp | null;
   failed_at: Timestamp | null;
   next_retry_at: Timestamp | null;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** The header that carries `t=<unix seconds>,v1=<hex HMAC-SHA256>` (spec §6, DESIGN §4). */
+/** The header that carries `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const SIGNATURE_HEADER = 'Service-Signature';
 
 export interface ParsedSignatureHeader {

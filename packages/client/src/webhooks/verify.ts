@@ -5,7 +5,7 @@ import type { Event } from '../types/event.js';
 import { readHeader, type WebhookHeaders } from './headers.js';
 import { computeSignature, parseSignatureHeader, SIGNATURE_HEADER } from './signature.js';
 
-/** Spec §6: replay tolerance, in seconds. */
+/** Replay tolerance: a signature older than this is refused, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type WebhookVerificationReason =

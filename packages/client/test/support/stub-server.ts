@@ -71,7 +71,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, body, headers };
 }
 
-/** The DESIGN §3 error body. */
+/** The documented error body. */
 export function apiError(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
   return json(status, { error: { code, message, param: null, request_id: 'req_body123', ...extra } });
 }

@@ -1,4 +1,4 @@
-/** Scopes are flat, not hierarchical (DESIGN §3): `products:write` does not imply `products:read`. */
+/** Scopes are flat, not hierarchical: `products:write` does not imply `products:read`. */
 export const SCOPES = [
   'checkouts:read',
   'checkouts:write',

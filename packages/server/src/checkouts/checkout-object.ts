@@ -28,7 +28,12 @@ export const Checkout = Type.Object(
     name: Type.String(),
     is_default: Type.Boolean(),
     archived: Type.Boolean(),
-    banner_url: Nullable(Type.String()),
+    banner_url: Nullable(
+      Type.String({
+        description:
+          'Read-only: always equal to `settings_json.checkout_banner_url` (null when that is null). It cannot be sent; set the banner through `settings_json`.',
+      }),
+    ),
     settings_json: CheckoutSettings,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -46,7 +51,7 @@ export function toCheckout(row: CheckoutsTable): Checkout {
     name: row.name,
     is_default: toBool(row.is_default),
     archived: toBool(row.archived),
-    // banner_url mirrors the banner setting (DESIGN §4), kept in one place: the settings.
+    // banner_url mirrors the banner setting, kept in one place: the settings.
     banner_url: settings.checkout_banner_url,
     settings_json: settings,
     created_at: row.created_at,

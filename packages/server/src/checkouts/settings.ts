@@ -3,13 +3,21 @@ import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../http/schemas.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
-const Url = Type.String({ maxLength: 1000, pattern: '^https?://[^\\u0000\\ud800-\\udfff]*$' });
+const Url = Type.String({
+  maxLength: 1000,
+  pattern: '^https?://[^\\u0000\\ud800-\\udfff]*$',
+  'x-pattern-message': 'must be an http:// or https:// URL',
+});
 const Text = (maxLength: number) => Type.String({ maxLength, pattern: STORABLE_TEXT_PATTERN });
 const VisibleText = (maxLength: number) =>
   Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT_PATTERN });
-const Color = Type.String({ pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$', example: '#F5F5F5' });
+const Color = Type.String({
+  pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$',
+  'x-pattern-message': 'must be a colour written #RGB or #RRGGBB',
+  example: '#F5F5F5',
+});
 
-/** The visual keys of a checkout (spec §2.2); the only keys accepted. Bounds are DESIGN-level choices. */
+/** The visual keys of a checkout; the only keys accepted. Bounds are this service's own choices (docs/decisions.md). */
 export const CheckoutSettings = Type.Object(
   {
     checkout_logo_enabled: Type.Boolean(),

@@ -1,5 +1,10 @@
 import type { ServiceLog } from '../service.js';
 
+/** Where to start: the API and its reference, on stdout once the service listens. */
+export function printListening(url: string): void {
+  console.log(`Storefront API at ${url}/api/public/v1 · reference: ${url}/docs`);
+}
+
 /** Printed once, on stdout, outside the logs: the only time this key is ever shown. */
 export function printDemoKey(demo: { key: string }, url: string): void {
   console.log(

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { pino } from 'pino';
-import { printDemoKey, stopOnSignals } from '../cli/serve-lifecycle.js';
+import { printDemoKey, printListening, stopOnSignals } from '../cli/serve-lifecycle.js';
 import type { Config } from '../config/config.js';
 import { startRateLimitPrimary } from '../http/rate-limit.js';
 import { prepareDatabase, startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../service.js';
@@ -54,6 +54,7 @@ async function runPrimary(config: Config): Promise<void> {
     const port = await supervisor.listening;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     log.info({ processes: config.processes, port }, 'serving with several HTTP processes');
+    printListening(`http://${host}:${port}`);
     if (demo) printDemoKey(demo, `http://${host}:${port}`);
   } catch (err) {
     log.error({ err }, 'the HTTP processes could not start');

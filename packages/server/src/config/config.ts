@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
-/** Everything the service reads from its environment, validated once at start (DESIGN §2). */
+/** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   port: number;
   host: string;

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { Timestamp } from '../http/schemas.js';
 import { AnyEventTypeSchema } from './event-types.js';
 
-/** The event as delivered and served (DESIGN §4); `data.object` is the resource it is about. */
+/** The event as delivered and served; `data.object` is the resource it is about. */
 export const Event = Type.Object(
   {
     id: Type.String({ example: 'evt_8mZ0b2kqP1sXw4TnYc7H1aQe' }),

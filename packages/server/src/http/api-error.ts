@@ -1,4 +1,4 @@
-/** An error that leaves the service as the documented envelope (DESIGN §3). */
+/** An error that leaves the service as the documented envelope. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,

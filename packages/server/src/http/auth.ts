@@ -80,7 +80,7 @@ function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-/** Authentication (401) then scope (403), both before validation, as DESIGN §3 orders them. */
+/** Authentication (401) then scope (403), both before validation, in the documented check order. */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   const cache = new KeyCache(options);
   app.decorateRequest('auth', null as unknown as AuthContext);

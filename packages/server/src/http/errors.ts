@@ -2,13 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from './api-error.js';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
+import { describeIssue } from './validation-messages.js';
+import type { AjvIssue } from './validation-messages.js';
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query parameter', params: 'path parameter' };
 
@@ -20,7 +15,8 @@ function paramOf(issue: AjvIssue): string | null {
   return path.length > 0 ? path.join('.') : null;
 }
 
-function validationError(issue: AjvIssue, context: string | undefined): ApiError {
+function validationError(issues: AjvIssue[], context: string | undefined): ApiError {
+  const issue = issues[0]!;
   const param = paramOf(issue);
   const where = CONTEXT_NAMES[context ?? ''] ?? 'parameter';
   if (issue.keyword === 'required')
@@ -30,12 +26,12 @@ function validationError(issue: AjvIssue, context: string | undefined): ApiError
   }
   if (param === null) {
     const body = context === 'body' ? 'The request body' : 'The request';
-    return new ApiError(400, 'invalid_request', `${body} ${issue.message ?? 'is invalid'}.`, null);
+    return new ApiError(400, 'invalid_request', `${body} ${describeIssue(issue, issues)}.`, null);
   }
   return new ApiError(
     400,
     'invalid_request',
-    `Invalid ${where} ${param}: ${issue.message ?? 'is invalid'}.`,
+    `Invalid ${where} ${param}: ${describeIssue(issue, issues)}.`,
     param,
   );
 }
@@ -56,9 +52,6 @@ function frameworkError(error: FastifyError): ApiError {
   }
   const status = error.statusCode ?? 500;
   if (status === 413) return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new ApiError(400, 'invalid_request', 'Content-Type must be application/json.');
-  }
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return new ApiError(
       400,
@@ -76,7 +69,7 @@ function frameworkError(error: FastifyError): ApiError {
 export function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation && error.validation.length > 0) {
-    return validationError(error.validation[0] as AjvIssue, error.validationContext);
+    return validationError(error.validation as AjvIssue[], error.validationContext);
   }
   return frameworkError(error);
 }

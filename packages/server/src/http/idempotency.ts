@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { createSecretBox } from '../shared/secret-box.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
+import { CONTROL_CHARACTER } from './text-patterns.js';
 
 interface IdempotencyKeysTable {
   store_id: string;
@@ -27,7 +28,7 @@ declare module '../db/schema.js' {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The operation accepts `Idempotency-Key` (spec: *idem*). */
+    /** The operation accepts `Idempotency-Key` (creations). */
     idempotent?: boolean;
   }
   interface FastifyRequest {
@@ -58,7 +59,7 @@ function fingerprintOf(request: FastifyRequest): string {
 const replayBinding = (storeId: string, key: string) => `idempotency:${storeId}:${key}`;
 
 /**
- * Idempotency-Key on creations (DESIGN §3). The first request claims the key by inserting a row,
+ * Idempotency-Key on creations. The first request claims the key by inserting a row,
  * so the unique constraint, not memory, decides the race between processes; it stores its answer
  * when done. A retry with the same body replays that answer; anything else is 409.
  */
@@ -133,8 +134,11 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
     ): Promise<FastifyReply | undefined> {
       const key = request.headers[HEADER];
       if (key === undefined) return;
-      if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-        throw invalidRequest('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+      if (typeof key !== 'string' || key.length < 1 || key.length > 255 || CONTROL_CHARACTER.test(key)) {
+        throw invalidRequest(
+          'Idempotency-Key must be 1 to 255 characters, none of them a control character.',
+          'Idempotency-Key',
+        );
       }
       const fingerprint = fingerprintOf(request);
       const existing = await claim(request.auth.storeId, key, fingerprint);

@@ -7,7 +7,7 @@ import { ErrorEnvelope } from './schemas.js';
 export const API_PREFIX = '/api/public/v1';
 
 /**
- * The OpenAPI 3.1 document (spec §9: version 1.0.0), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.0.0), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:
@@ -26,6 +26,13 @@ export const API_PREFIX = '/api/public/v1';
 
 type Json = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Headers an operation adds to some answers, documented in the description: status → name → meaning. */
+    responseHeaders?: Record<string, Record<string, string>>;
+  }
+}
+
 interface OperationMeta {
   method: string;
   scope: string | undefined;
@@ -35,6 +42,7 @@ interface OperationMeta {
   readsBody: boolean;
   hasQuery: boolean;
   hasPathParams: boolean;
+  responseHeaders: Record<string, Record<string, string>>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -443,7 +451,15 @@ function describeOperation(
     if (status === '429' || status === '503') headers.push('RetryAfter');
     if (status === '401') headers.push('WWWAuthenticate');
     if (meta.idempotent && !error) headers.push('IdempotentReplayed');
-    response.headers = { ...headerRefs(headers), ...(isObject(response.headers) ? response.headers : {}) };
+    const own = Object.entries(meta.responseHeaders[status] ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]);
+    response.headers = {
+      ...headerRefs(headers),
+      ...Object.fromEntries(own),
+      ...(isObject(response.headers) ? response.headers : {}),
+    };
     if (media && schema && !error && !('example' in media) && !('examples' in media)) {
       media.example = exampleOf(schema, resolve, { full: true, path: `${meta.method} ${path} ${status}` });
     }
@@ -549,6 +565,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',
           'Every request carries `Authorization: Bearer <API_KEY>` (`sk_test_…` or `sk_live_…`); each operation names the scope it needs. Request and response bodies are JSON; unknown fields are rejected. Errors are `{"error":{"code","message","param","request_id"}}`. Listings are cursor-paginated, newest first: pass `next_cursor` back as `starting_after`.',
+          'Text anywhere in a request (fields, metadata keys and values, query parameters) must not contain NUL (U+0000) or an unpaired UTF-16 surrogate: the request is 400 `invalid_request` naming the field, and a path id holding one is 404. An operation that takes no body accepts an empty one, whatever its `Content-Type`; any body sent must be `application/json`.',
         ].join('\n\n'),
         license: { name: 'MIT', identifier: 'MIT' },
       },
@@ -570,7 +587,12 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       if (!url.startsWith(`${API_PREFIX}/`) || schema?.hide)
         return { schema: { ...schema, hide: true }, url };
       const path = openapiPath(url);
-      const config = (route.config ?? {}) as { scope?: string; public?: boolean; idempotent?: boolean };
+      const config = (route.config ?? {}) as {
+        scope?: string;
+        public?: boolean;
+        idempotent?: boolean;
+        responseHeaders?: Record<string, Record<string, string>>;
+      };
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         metas.set(`${method.toUpperCase()} ${path}`, {
@@ -581,6 +603,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
           readsBody: BODY_METHODS.has(method.toUpperCase()),
           hasQuery: schema?.querystring !== undefined,
           hasPathParams: path.includes('{'),
+          responseHeaders: config.responseHeaders ?? {},
         });
       }
       return { schema: hoistIds(schema ?? {}, hoisted) as typeof schema, url: path };

@@ -6,7 +6,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import { hmacSha256, safeEqual } from '../shared/hmac.js';
 import { invalidRequest } from './api-error.js';
 
-/** `limit` and `starting_after`, shared by every listing (spec §4.5). */
+/** `limit` and `starting_after`, shared by every listing. */
 export const PageQuery = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1-100.' }),
   starting_after: Type.String({

@@ -11,7 +11,7 @@ export function Nullable<T extends TSchema>(schema: T) {
 }
 
 /**
- * An amount of BRL with at most 2 decimals (DESIGN §1), stored as integer cents. `x-whole-cents` is
+ * An amount of BRL with at most 2 decimals, stored as integer cents. `x-whole-cents` is
  * checked exactly by the validator (see validation.ts); `multipleOf` documents it for readers.
  */
 export function Money(options: { minimum: number; maximum: number; description?: string; example?: number }) {
@@ -43,7 +43,7 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 
 export const IdParams = Type.Object({ id: Type.String() });
 
-/** The error responses every authenticated operation can give (spec §7). */
+/** The error responses every authenticated operation can give. */
 export function errorResponses(...statuses: number[]) {
   const ref = Type.Ref(ErrorEnvelope);
   return Object.fromEntries([401, 403, 429, 500, ...statuses].map((status) => [status, ref]));

@@ -9,6 +9,7 @@ const shared: Options = {
   removeAdditional: false, // unknown fields are an error, never silently dropped
   useDefaults: true,
   allErrors: false,
+  verbose: true, // issues carry their schema and value, for messages in the API's words (validation-messages.ts)
   allowUnionTypes: true, // nullable fields are `type: [T, 'null']`
   multipleOfPrecision: 6, // `multipleOf: 0.01` without float noise (19.99); x-whole-cents is the exact check
   strict: true,
@@ -30,6 +31,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   // OpenAPI annotations carried by route schemas.
   ajv.addKeyword('example');
   ajv.addKeyword('x-scope');
+  // How a pattern's failure reads, in words: "must be #RGB or #RRGGBB" rather than the expression.
+  ajv.addKeyword({ keyword: 'x-pattern-message', schemaType: 'string' });
   ajv.addKeyword({
     keyword: 'x-whole-cents',
     type: 'number',

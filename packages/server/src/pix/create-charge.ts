@@ -34,13 +34,19 @@ export const CreatePixChargeBody = Type.Object(
       example: 22.5,
     }),
     description: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 140, description: 'Shown to the payer; 1-140 characters.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 140,
+        description:
+          "1-140 characters, yours to show. It is not carried in the BR Code (`copy_paste` and the QR carry only the receiver, amount, merchant name and city and a reference), so a bank app reading the code does not show it; a live charge passes it to the PSP as the payer request (`solicitacaoPagador`), which some bank apps display. Show it on your own page, receipt or e-mail; it is in the charge, its events and the sale's charge.",
+      }),
     ),
     external_id: Type.Optional(
       Type.String({
         pattern: EXTERNAL_ID_PATTERN,
+        'x-pattern-message': 'must be 1 to 100 letters, digits, `.`, `_`, `:` or `-`',
         description:
-          'Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one returns the existing charge.',
+          'Your own id, unique per store and mode: 1-100 letters, digits, `.`, `_`, `:` or `-` (it appears in a URL path). Reusing one answers 200 with the existing charge, unchanged; when the amount (or description, customer, metadata) you sent differs from it, the `External-Id-Mismatch` header names those fields.',
         example: 'order-1001',
       }),
     ),
@@ -66,6 +72,21 @@ export interface CreatedCharge {
   charge: PixCharge;
   /** False when the external_id was already used: the existing charge is answered, nothing created. */
   created: boolean;
+  /**
+   * When the external_id was already used: the fields sent that differ from the existing charge
+   * (`amount`, `description`, `customer`, `metadata`), so the caller can tell a retry from a clash.
+   */
+  mismatch: string[];
+}
+
+/** Sent fields that differ from what the existing charge holds; fields not sent are not compared. */
+function mismatchOf(row: PixChargesTable, body: CreatePixChargeBody, customer: Customer | null): string[] {
+  const fields: string[] = [];
+  if (toCents(body.amount) !== row.amount_cents) fields.push('amount');
+  if (body.description !== undefined && body.description !== row.description) fields.push('description');
+  if (customer !== null && JSON.stringify(customer) !== row.customer) fields.push('customer');
+  if (body.metadata !== undefined && JSON.stringify(body.metadata) !== row.metadata) fields.push('metadata');
+  return fields;
 }
 
 /**
@@ -83,7 +104,8 @@ export async function createCharge(
   const externalId = body.external_id ?? null;
   // A cheap early answer for a plain retry, sparing the provider call; the index decides races.
   const existing = externalId === null ? undefined : await findChargeByExternalId(db, scope, externalId);
-  if (existing) return { charge: toPixCharge(existing), created: false };
+  if (existing)
+    return { charge: toPixCharge(existing), created: false, mismatch: mismatchOf(existing, body, customer) };
 
   if (body.product_id !== undefined) await checkSellable(db, scope.storeId, body.product_id);
   const store = await findStore(db, scope.storeId);
@@ -126,12 +148,12 @@ export async function createCharge(
       return object;
     });
     countPixCharge('created', scope.livemode);
-    return { charge, created: true };
+    return { charge, created: true, mismatch: [] };
   } catch (error) {
     if (externalId === null || !isUniqueViolation(error)) throw error;
     const winner = await findChargeByExternalId(db, scope, externalId);
     if (!winner) throw error;
-    return { charge: toPixCharge(winner), created: false };
+    return { charge: toPixCharge(winner), created: false, mismatch: mismatchOf(winner, body, customer) };
   }
 }
 

@@ -4,7 +4,7 @@ import { invalidRequest } from '../http/api-error.js';
 import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { validateCustomerDocument } from './customer-document.js';
 
-/** Who pays (DESIGN §4), as sent on a Pix charge and carried to its sale. */
+/** Who pays, as sent on a Pix charge and carried to its sale. */
 export const Customer = Type.Object(
   {
     name: Type.Optional(
@@ -20,6 +20,7 @@ export const Customer = Type.Object(
     whatsapp: Type.Optional(
       Type.String({
         pattern: '^\\+?[0-9]{10,15}$',
+        'x-pattern-message': 'must be 10 to 15 digits with an optional leading +',
         description: 'Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).',
         example: '+5511987654321',
       }),

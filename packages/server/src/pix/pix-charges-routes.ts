@@ -16,6 +16,9 @@ const ListPixChargesQuery = Type.Partial(Type.Object({ ...PageQuery, status: Pix
   additionalProperties: false,
 });
 
+/** On a 200 for a reused external_id: the sent fields that differ from the existing charge. */
+export const EXTERNAL_ID_MISMATCH_HEADER = 'External-Id-Mismatch';
+
 const ExternalIdParams = Type.Object({ externalId: Type.String() });
 const externalIdPattern = new RegExp(EXTERNAL_ID_PATTERN);
 
@@ -33,7 +36,16 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
   app.post(
     '/payments/pix',
     {
-      config: { scope: 'pix:write', idempotent: true },
+      config: {
+        scope: 'pix:write',
+        idempotent: true,
+        responseHeaders: {
+          200: {
+            [EXTERNAL_ID_MISMATCH_HEADER]:
+              'Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`). Absent on an identical retry.',
+          },
+        },
+      },
       schema: {
         tags,
         operationId: 'createPixCharge',
@@ -43,7 +55,8 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { charge, created } = await createCharge(db, request.auth, request.body);
+      const { charge, created, mismatch } = await createCharge(db, request.auth, request.body);
+      if (mismatch.length > 0) reply.header(EXTERNAL_ID_MISMATCH_HEADER, mismatch.join(', '));
       return reply.code(created ? 201 : 200).send(charge);
     },
   );

@@ -19,7 +19,7 @@ const FALLBACK_MERCHANT_NAME = 'LOJA';
 /**
  * The key test charges carry: a well-formed random key (EVP, UUID v4 layout) derived from the store
  * id, stable per store. Test charges never carry the store's real key, so a test QR code scanned by a
- * real bank app cannot move money (spec §5: test charges are simulated).
+ * real bank app cannot move money (test charges are simulated).
  */
 export function testPixKey(storeId: string): string {
   const hex = createHash('sha256').update(`storefront:test-pix-key:${storeId}`).digest('hex');

@@ -20,7 +20,7 @@ const updated = (trx: Kysely<Database>, ctx: WriteContext, row: ProductsTable) =
     object: toProduct(row),
   });
 
-/** POST /checkouts with `product_id` (spec §4.1): a product of another store, or none, is 404. */
+/** POST /checkouts with `product_id`: a product of another store, or none, is 404. */
 export async function linkProductToCheckout(
   trx: Kysely<Database>,
   ctx: WriteContext,
@@ -32,7 +32,7 @@ export async function linkProductToCheckout(
   await updated(trx, ctx, await updateProduct(trx, row, { checkout_id: checkoutId }));
 }
 
-/** Archiving a checkout (spec §3.1): its products fall back to the default checkout. */
+/** Archiving a checkout: its products fall back to the default checkout. */
 export async function unlinkProductsFromCheckout(
   trx: Kysely<Database>,
   ctx: WriteContext,

@@ -35,7 +35,7 @@ declare module '../db/schema.js' {
 
 const Uuid = Type.String({ format: 'uuid' });
 
-/** The product as the API shows it (spec §2.3): exactly these keys, nothing internal. */
+/** The product as the API shows it: exactly these keys, nothing internal. */
 export const Product = Type.Object(
   {
     object: Type.Literal('product'),
@@ -62,7 +62,7 @@ export const Product = Type.Object(
     created_at: Timestamp,
     updated_at: Type.String({
       format: 'date-time',
-      description: 'Always equals created_at (spec §2.3): a creation reference, not a last-change marker.',
+      description: 'Always equals created_at: a creation reference, not a last-change marker.',
     }),
   },
   { $id: 'Product', title: 'Product' },

@@ -5,17 +5,17 @@ import { Money, Nullable } from '../http/schemas.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;
-/** DESIGN §4: lowercase `a-z0-9` words joined by single dashes. */
+/** Lowercase `a-z0-9` words joined by single dashes. */
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
-/** Lengths are in characters: ajv counts code points, so an emoji is one (spec §8). */
+/** Lengths are in characters: ajv counts code points, so an emoji is one. */
 const Text = (maxLength: number) =>
   Nullable(
     Type.String({ maxLength, pattern: STORABLE_TEXT_PATTERN, description: `Up to ${maxLength} characters.` }),
   );
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
-/** The editable fields (spec §4.2). `codigo` is not among them: sending it is an unknown field. */
+/** The editable fields. `codigo` is not among them: sending it is an unknown field. */
 const editable = {
   nome: Type.String({
     minLength: 1,
@@ -32,6 +32,8 @@ const editable = {
     minLength: 1,
     maxLength: SLUG_MAX_LENGTH,
     pattern: SLUG_PATTERN,
+    'x-pattern-message':
+      'must be lowercase letters and digits in words joined by single dashes (curso-de-violao)',
     description: 'Unique per store. Generated from nome when omitted on creation.',
   }),
   descricao: Text(4000),

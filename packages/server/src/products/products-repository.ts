@@ -47,7 +47,7 @@ export async function insertProduct(db: Kysely<Database>, row: ProductsTable): P
   await db.insertInto('products').values(row).execute();
 }
 
-/** Applies a change; `updated_at` stays as it is (spec §2.3: it equals `created_at`). */
+/** Applies a change; `updated_at` stays as it is (it equals `created_at`). */
 export async function updateProduct(
   db: Kysely<Database>,
   row: ProductsTable,

@@ -6,7 +6,7 @@ const FALLBACK_SLUG = 'produto';
 const trimDashes = (text: string) => text.replace(/^-+|-+$/g, '');
 
 /**
- * The slug a name suggests (DESIGN §4): accents stripped ("Curso de Violão" → `curso-de-violao`),
+ * The slug a name suggests: accents stripped ("Curso de Violão" → `curso-de-violao`),
  * every run of other characters becomes one dash, cut to the length limit on a clean edge.
  */
 export function slugify(name: string): string {

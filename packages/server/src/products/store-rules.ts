@@ -13,7 +13,7 @@ import { slugCandidate } from './slug.js';
  */
 
 /**
- * A non-archived checkout of the store (DESIGN §4). The check is a no-op update rather than a read so
+ * A non-archived checkout of the store. The check is a no-op update rather than a read so
  * that it holds the checkout's row lock until commit: an archive running at the same time either
  * finishes first (and we refuse) or waits and then unlinks this product with the others.
  */
@@ -76,7 +76,7 @@ export async function checkStoreRules(
 
 const SLUG_BATCH = 20;
 
-/** The first of `base`, `base-2`, `base-3`… that the store does not use yet (DESIGN §4). */
+/** The first of `base`, `base-2`, `base-3`… that the store does not use yet. */
 export async function freeSlug(trx: Kysely<Database>, storeId: string, base: string): Promise<string> {
   for (let first = 1; ; first += SLUG_BATCH) {
     const candidates = Array.from({ length: SLUG_BATCH }, (_, i) => slugCandidate(base, first + i));

@@ -1,4 +1,4 @@
-/** Money is kept as integer cents; the API speaks BRL numbers with at most two decimals (DESIGN §1). */
+/** Money is kept as integer cents; the API speaks BRL numbers with at most two decimals. */
 export function toCents(amount: number): number {
   return Math.round(amount * 100);
 }

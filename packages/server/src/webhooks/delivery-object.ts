@@ -4,7 +4,7 @@ import { AnyEventTypeSchema } from '../events/event-types.js';
 import type { AnyEventType } from '../events/event-types.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 
-/** One row per delivery attempt (spec 2.5); only the last HISTORY_LIMIT per endpoint are kept. */
+/** One row per delivery attempt; only the last HISTORY_LIMIT per endpoint are kept. */
 export interface WebhookDeliveriesTable {
   id: string;
   store_id: string;
@@ -13,6 +13,8 @@ export interface WebhookDeliveriesTable {
   event_type: string;
   attempt: number;
   response_status: number | null;
+  /** Why the attempt failed (migration 0005); null on success and for attempts recorded before it. */
+  error: string | null;
   delivered_at: string | null;
   failed_at: string | null;
   next_retry_at: string | null;
@@ -38,6 +40,13 @@ export const WebhookDelivery = Type.Object(
     response_status: Nullable(
       Type.Integer({ description: 'null when no response arrived (timeout, refused).' }),
     ),
+    error: Nullable(
+      Type.String({
+        description:
+          'Why the attempt failed, in a short sentence safe to show (for example "connection refused…", "no answer within 10000 ms", "TLS error: CERT_HAS_EXPIRED…", "answered 500; only a 2xx counts as delivered"); null when it succeeded.',
+        example: 'connection refused: nothing accepts connections at that address and port',
+      }),
+    ),
     delivered_at: Nullable(Timestamp),
     failed_at: Nullable(Timestamp),
     next_retry_at: Nullable(Timestamp),
@@ -56,6 +65,7 @@ export function toWebhookDelivery(row: WebhookDeliveriesTable): WebhookDelivery 
     event_type: row.event_type as AnyEventType,
     attempt: row.attempt,
     response_status: row.response_status,
+    error: row.error,
     delivered_at: row.delivered_at,
     failed_at: row.failed_at,
     next_retry_at: row.next_retry_at,

@@ -39,7 +39,7 @@ export function listEndpointsQuery(db: Kysely<Database>, scope: EndpointScope) {
 }
 
 /**
- * Endpoints the store has, in every mode: the limit is per store (spec 8). On PostgreSQL the store row
+ * Endpoints the store has, in every mode: the limit is per store. On PostgreSQL the store row
  * is locked first so two concurrent creations cannot both see 9 and make 11.
  */
 export async function countStoreEndpoints(trx: Kysely<Database>, storeId: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Webhook signing (DESIGN §4): `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
+ * Webhook signing: `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
  * keyed with the endpoint's whole secret string, `whsec_` prefix included, as UTF-8.
  */
 

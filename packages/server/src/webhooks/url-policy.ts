@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which webhook URLs a store may register (spec 4.3, issue 4 item 2).
+ * Which webhook URLs a store may register.
  *
  * This check runs on create and PATCH. It only sees the URL text, so a public name that resolves to a
  * private address passes here; the outbound dispatcher re-checks the resolved address at connect time.

@@ -31,7 +31,51 @@ function typesOf(schema: Schema): string[] {
 
 const codePoints = (s: string) => [...s].length;
 
+/**
+ * What careless and hostile clients put in text: NUL, unpaired surrogates (both halves, at either
+ * end), C0 control characters and DEL. NUL and unpaired surrogates must be refused (no database
+ * stores them as sent); control characters are ordinary text. Either way, never a 5xx.
+ */
+export const HOSTILE_CHARACTERS = [
+  '\u0000',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u0001',
+  '\u0007',
+  '\b',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u007f',
+];
+
+/** A short string with at least one hostile character among ordinary ones. */
+export function hostileString(maxLength = 12): Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.string({ maxLength: Math.max(0, Math.min(maxLength, 12) - 1) }),
+      fc.constantFrom(...HOSTILE_CHARACTERS),
+      fc.nat(),
+    )
+    .map(([text, bad, at]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + bad + text.slice(i);
+    });
+}
+
+/** Every generated string may be hostile: one case in nine, whatever the schema asks for. */
+function withHostile(arbitrary: Arbitrary<string>, maxLength: number): Arbitrary<string> {
+  return fc.oneof({ weight: 8, arbitrary }, { weight: 1, arbitrary: hostileString(maxLength) });
+}
+
 function stringArbitrary(schema: Schema): Arbitrary<string> {
+  return withHostile(wellFormedString(schema), schema.maxLength ?? 200);
+}
+
+function wellFormedString(schema: Schema): Arbitrary<string> {
   const min: number = schema.minLength ?? 0;
   const max: number = schema.maxLength ?? 200;
   const fitsLength = (s: string) => codePoints(s) >= min && codePoints(s) <= max;
@@ -115,8 +159,10 @@ export function valid(schema: Schema, resolve: Resolve, depth = 0): Arbitrary<un
         const values =
           typeof schema.additionalProperties === 'object'
             ? valid(schema.additionalProperties, resolve, depth + 1)
-            : fc.string();
-        return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, { maxKeys: 3 });
+            : withHostile(fc.string(), 12);
+        return fc.dictionary(withHostile(fc.string({ minLength: 1, maxLength: 12 }), 12), values, {
+          maxKeys: 3,
+        });
       }
       const model = Object.fromEntries(
         Object.entries(properties).map(([key, property]) => [key, valid(property, resolve, depth + 1)]),
@@ -179,6 +225,15 @@ export function invalidMutations(schema: Schema, resolve: Resolve): Mutation[] {
     const wrong = wrongType(property);
     if (wrong !== null || (typesOf(property).length > 0 && !typesOf(property).includes('null'))) {
       mutations.push({ kind: `wrong type ${key}`, apply: (body) => ({ ...body, [key]: wrong }) });
+    }
+    if (typesOf(property).includes('string') && !Array.isArray(property.enum)) {
+      mutations.push({
+        kind: `unstorable text ${key}`,
+        apply: (body) => ({
+          ...body,
+          [key]: `a${['\u0000', '\ud800', '\udfff'][Object.keys(body).length % 3]}b`,
+        }),
+      });
     }
     if (typeof property.maxLength === 'number') {
       mutations.push({

@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 
 const COMMITTED = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
 
-/** Spec §7 statuses every authenticated operation can give, whatever it does. */
+/** Statuses every authenticated operation can give, whatever it does. */
 const ALWAYS = ['401', '403', '429', '500'];
 
 function operationsOf(document: Json): Array<{ method: string; path: string; op: Json; id: string }> {
@@ -84,7 +84,7 @@ describe('the OpenAPI description', () => {
     }
   });
 
-  it('every operation documents the error statuses of spec §7 with the error envelope', () => {
+  it('every operation documents its error statuses with the error envelope', () => {
     for (const { method, path, op, id } of operationsOf(document)) {
       const statuses = Object.keys(op.responses);
       const expected = [...ALWAYS];
@@ -108,7 +108,7 @@ describe('the OpenAPI description', () => {
     }
   });
 
-  it('every creation that accepts Idempotency-Key says so (spec: POST /checkouts, /products, /webhooks, /payments/pix)', () => {
+  it('every creation that accepts Idempotency-Key says so (POST /checkouts, /products, /webhooks, /payments/pix)', () => {
     for (const [path, scope] of [
       ['/checkouts', 'createCheckout'],
       ['/products', 'createProduct'],

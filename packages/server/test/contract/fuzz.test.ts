@@ -9,7 +9,7 @@ import { SCOPES } from '../../src/api-keys/scopes.js';
 import type { Scope } from '../../src/api-keys/scopes.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
-import { invalidMutations, resolver, valid } from './arbitraries.js';
+import { hostileString, invalidMutations, resolver, valid } from './arbitraries.js';
 import type { Schema } from './arbitraries.js';
 
 /**
@@ -47,8 +47,22 @@ interface Case {
   body: { kind: string; value?: unknown; raw?: string; invalid: boolean } | null;
 }
 
+/** encodeURIComponent, except that an unpaired surrogate is sent as the bytes a lax encoder would write. */
+const encodeLoosely = (s: string) =>
+  [...s]
+    .map((ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        return '%ED%A0%80';
+      }
+    })
+    .join('');
+
 const MALFORMED_IDS = fc.oneof(
   fc.string({ minLength: 1, maxLength: 40 }).map((s) => encodeURIComponent(s)),
+  hostileString(20).map(encodeLoosely),
+  hostileString(20).map((s) => `evt_${encodeLoosely(s)}`),
   fc.constantFrom(
     '0',
     'null',

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,8 @@ describe('storefront CLI (on SQLite)', () => {
       });
     });
     const [demoKey, url] = key.split(' ');
+    // The start output says where the API and its reference are.
+    expect(out).toContain(`Storefront API at ${url}/api/public/v1 · reference: ${url}/docs`);
     const res = await fetch(`${url}/api/public/v1/checkouts`, {
       headers: { authorization: `Bearer ${demoKey}` },
     });
@@ -130,4 +133,64 @@ describe('storefront CLI (on SQLite)', () => {
     const again = await cli({ ...fresh }, 'stores', 'list', '--json');
     expect(JSON.parse(again.stdout).data.map((s: { name: string }) => s.name)).toEqual(['Demo store']);
   });
+
+  it('a busy port is one line naming HOST and PORT, a non-zero exit, and no Demo store created', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const fresh = { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-busy-')), 'busy.sqlite')}` };
+    try {
+      const failure = await cli({ ...fresh, PORT: String(port), HOST: '127.0.0.1' }, 'serve').then(
+        () => null,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr.trim().split('\n')).toEqual([
+        `storefront: cannot listen on HOST=127.0.0.1 PORT=${port}: the port is already in use; stop the other process or set PORT to a free port.`,
+      ]);
+      expect(failure?.stdout).not.toMatch(/sk_test_/);
+      // The key of a Demo store is shown once: a start that could not listen must not spend it.
+      expect(JSON.parse((await cli(fresh, 'stores', 'list', '--json')).stdout).data).toEqual([]);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('npm start', () => {
+  const ROOT = new URL('../../../../', import.meta.url).pathname;
+
+  it('stops the server when npm itself gets SIGTERM', async () => {
+    const env = {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-npm-')), 'npm.sqlite')}`,
+      PORT: '0',
+    };
+    // --ignore-scripts skips the prestart build (this suite runs on the built output already).
+    const npm = spawn('npm', ['start', '--silent', '--ignore-scripts'], { cwd: ROOT, env });
+    let out = '';
+    npm.stdout.on('data', (chunk) => (out += chunk));
+    npm.stderr.on('data', (chunk) => (out += chunk));
+    const url = await new Promise<string>((resolve, reject) => {
+      npm.on('exit', () => reject(new Error(`npm exited before serving: ${out}`)));
+      npm.stdout.on('data', () => {
+        const match = /Storefront API at (http:\/\/\S+)\/api\/public\/v1/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+
+    const npmExited = new Promise((resolve) => npm.on('exit', resolve));
+    npm.kill('SIGTERM');
+    await npmExited;
+    // The server shuts down with npm: its port stops answering (it drains first, so wait for that).
+    for (;;) {
+      const answered = await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (!answered) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 30_000);
 });

@@ -161,7 +161,7 @@ describeEachDatabase('pix charges', (api) => {
       ['document of 10 digits', { amount: 1, customer: { document: '1234567890' } }, 'customer.document'],
       ['bad email', { amount: 1, customer: { email: 'not-an-email' } }, 'customer.email'],
       ['bad whatsapp', { amount: 1, customer: { whatsapp: '(11) 98765-4321' } }, 'customer.whatsapp'],
-      ['unknown customer key', { amount: 1, customer: { name: 'Ana' } }, 'customer.name'],
+      ['unknown customer key', { amount: 1, customer: { nome: 'Ana' } }, 'customer.nome'],
       ['customer not an object', { amount: 1, customer: 'ana' }, 'customer'],
       ['unknown field', { amount: 1, currency: 'BRL' }, 'currency'],
       ['description 141', { amount: 1, description: 'd'.repeat(141) }, 'description'],

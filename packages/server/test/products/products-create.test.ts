@@ -12,7 +12,7 @@ describeEachDatabase('products: creation', (api) => {
     ({ key, storeId } = await api.createStore());
   });
 
-  it('creates with the documented defaults and exactly the keys of spec 2.3', async () => {
+  it('creates with the documented defaults and exactly the documented keys', async () => {
     const res = await api.as(key).post('/products', { nome: 'Ebook de Receitas', preco: 19.99 });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(PRODUCT_KEYS);

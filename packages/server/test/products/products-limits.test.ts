@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { createProduct, expectRefusedOnCreateAndPatch, productRow } from './support.js';
 
-/** Spec §8, in characters: [field, minimum, maximum, nullable]. */
+/** The documented limits, in characters: [field, minimum, maximum, nullable]. */
 const LENGTHS: Array<[string, number, number, boolean]> = [
   ['nome', 1, 120, false],
   ['descricao', 0, 4000, true],

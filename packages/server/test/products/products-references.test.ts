@@ -80,7 +80,7 @@ describeEachDatabase('products: checkout and order-bump references, store isolat
     });
   });
 
-  describe('POST /checkouts with product_id links the product (spec 4.1)', () => {
+  describe('POST /checkouts with product_id links the product', () => {
     it('links it in the same write and records product.updated', async () => {
       const product = await createProduct(api, key);
       const res = await api.as(key).post('/checkouts', { name: 'Com produto', product_id: product.id });
@@ -120,7 +120,7 @@ describeEachDatabase('products: checkout and order-bump references, store isolat
     });
   });
 
-  describe('archiving a checkout unlinks its products in the same write (spec 3.1)', () => {
+  describe('archiving a checkout unlinks its products in the same write', () => {
     it('sets their checkout_id to null, with product.updated each; other products keep theirs', async () => {
       const archived = await newCheckout('Vai sair');
       const kept = await newCheckout('Fica');

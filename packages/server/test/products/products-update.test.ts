@@ -35,7 +35,7 @@ describeEachDatabase('products: update, archive, reactivation', (api) => {
       expect(res.body).toMatchObject({ descricao: null, nome: 'Nome Novo', slug: product.slug });
     });
 
-    it('updated_at keeps equal to created_at (spec 2.3)', async () => {
+    it('updated_at keeps equal to created_at', async () => {
       const product = await createProduct(api, key);
       await new Promise((resolve) => setTimeout(resolve, 5));
       const res = await api.as(key).patch(`/products/${product.id}`, { nome: 'Outro' });
@@ -88,7 +88,7 @@ describeEachDatabase('products: update, archive, reactivation', (api) => {
     });
   });
 
-  describe('archive and reactivation (spec 3.2)', () => {
+  describe('archive and reactivation', () => {
     it('archive sets ativo=false once; the product stays retrievable and listable', async () => {
       const product = await createProduct(api, key);
       const first = await api.as(key).post(`/products/${product.id}/archive`);
@@ -140,7 +140,7 @@ describeEachDatabase('products: update, archive, reactivation', (api) => {
       expect(await eventsFor(api, other.storeId, 'product.updated', theirs.id)).toHaveLength(0);
     });
 
-    it('validation comes before existence (400 beats 404), as DESIGN §3 orders them', async () => {
+    it('validation comes before existence (400 beats 404), in the documented check order', async () => {
       expectError(
         await api.as(key).patch(`/products/${MISSING}`, { preco: -1 }),
         400,

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { expectError } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 
-/** Spec §2.3: exactly these keys, nothing internal. */
+/** Exactly these keys, nothing internal. */
 export const PRODUCT_KEYS = [
   'object',
   'id',

@@ -163,7 +163,7 @@ export class ContractValidator {
     };
 
     if (!described) {
-      // Unknown routes answer 404 not_found in the error envelope (DESIGN §3).
+      // Unknown routes answer 404 not_found in the error envelope.
       if (response.status !== 404) fail('a path the description does not have must answer 404');
       const errors = this.validate(
         'unknown-route',

@@ -165,7 +165,7 @@ export function describeEachDatabase(
   }
 }
 
-/** Asserts the documented error envelope (DESIGN §3) and returns it. */
+/** Asserts the documented error envelope and returns it. */
 export function expectError(
   response: ApiResponse,
   status: number,

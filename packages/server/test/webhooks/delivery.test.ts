@@ -18,6 +18,7 @@ const DELIVERY_KEYS = [
   'attempt',
   'created_at',
   'delivered_at',
+  'error',
   'event_id',
   'event_type',
   'failed_at',
@@ -79,6 +80,7 @@ describeEachDatabase(
         event_type: 'checkout.created',
         attempt: 1,
         response_status: 200,
+        error: null,
         failed_at: null,
         next_retry_at: null,
       });
@@ -92,7 +94,12 @@ describeEachDatabase(
       receiver.respondWith({ status: 500, body: 'down' });
       await createCheckout();
       const [second, first] = await deliveriesOf(api, key, endpoint.id, 2);
-      expect(first).toMatchObject({ attempt: 1, response_status: 500, delivered_at: null });
+      expect(first).toMatchObject({
+        attempt: 1,
+        response_status: 500,
+        error: 'answered 500; only a 2xx counts as delivered',
+        delivered_at: null,
+      });
       expect(first.failed_at).not.toBeNull();
       expect(first.next_retry_at).not.toBeNull();
       // 100 ms ±10 % after the failure
@@ -142,6 +149,7 @@ describeEachDatabase(
       await createCheckout();
       const [second, first] = await deliveriesOf(api, key, endpoint.id, 2);
       expect(first).toMatchObject({ attempt: 1, response_status: 307, delivered_at: null });
+      expect(first.error).toBe('answered 307: redirects are not followed; use the final URL');
       expect(second).toMatchObject({ attempt: 2, response_status: 200 });
       expect(requestsTo(receiver, elsewhere)).toEqual([]);
     });
@@ -152,10 +160,36 @@ describeEachDatabase(
       receiver.respondWith({ hang: true });
       await createCheckout();
       const [second, first] = await deliveriesOf(api, key, endpoint.id, 2);
-      expect(first).toMatchObject({ attempt: 1, response_status: null, delivered_at: null });
+      expect(first).toMatchObject({
+        attempt: 1,
+        response_status: null,
+        error: 'no answer within 1000 ms',
+        delivered_at: null,
+      });
       const took = Date.parse(first.failed_at) - Date.parse(first.created_at);
       expect(took).toBeGreaterThanOrEqual(950);
       expect(second).toMatchObject({ attempt: 2, response_status: 200 });
+    });
+
+    it('records a refused connection as the reason, without the address', async () => {
+      await freshStore();
+      // The receiver's own allowed host, on the other permitted port, where nothing listens.
+      const closed = `https://${receiver.host}:443/nothing-here`;
+      const endpoint = await createEndpoint(api, key, closed);
+      await createCheckout();
+      const [first] = await deliveriesOf(api, key, endpoint.id, 1);
+      expect(first).toMatchObject({
+        attempt: 1,
+        response_status: null,
+        error: 'connection refused: nothing accepts connections at that address and port',
+      });
+      const stored = await api.db
+        .selectFrom('webhook_deliveries')
+        .select('error')
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.error).toBe(first.error);
+      expect(first.error).not.toContain(receiver.host);
     });
 
     it('sends nothing to paused endpoints, nor later what happened while they were paused', async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
-/** The URL rules of spec 4.3 through the API; url-policy.test.ts covers the classifier itself. */
+/** The webhook URL rules through the API; url-policy.test.ts covers the classifier itself. */
 const REJECTED: Array<[string, string]> = [
   ['plain http', 'http://hooks.example.com/in'],
   ['ftp', 'ftp://hooks.example.com/in'],

@@ -3,6 +3,7 @@ import type { Agent } from 'undici';
 import { createWebhookAgent } from '../../src/webhooks/outbound/agent.js';
 import type { ResolveHost, WebhookAgentOptions } from '../../src/webhooks/outbound/agent.js';
 import { postWebhook, RESPONSE_BODY_CAP } from '../../src/webhooks/outbound/post.js';
+import { failureReason } from '../../src/webhooks/delivery/failure-reason.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 
@@ -143,6 +144,9 @@ describe('postWebhook against a real HTTPS receiver', () => {
     expect(result.ok).toBe(false);
     expect(result.status).toBeNull();
     expect(result.error).toMatch(/SELF_SIGNED|self-signed/i);
+    expect(failureReason(result, 5_000)).toBe(
+      'TLS error: DEPTH_ZERO_SELF_SIGNED_CERT (the certificate must be valid for the host and trusted)',
+    );
   });
 
   it('refuses plain http without sending anything', async () => {
@@ -214,6 +218,12 @@ describe('connect-time address checks', () => {
       timeoutMs: 5_000,
     });
     expect(blocked.error).toMatch(/^EBLOCKEDADDRESS: refusing non-public address 127\.0\.0\.1/);
+    // What the merchant reads names the rule, never the address the name resolved to.
+    const reason = failureReason(blocked, 5_000);
+    expect(reason).toBe(
+      'refused: the host resolves to an address that is not public (private, loopback or reserved)',
+    );
+    expect(reason).not.toContain('127.');
 
     const mapped = await postWebhook({
       dispatcher: agent({ allowedHosts: new Set() }),

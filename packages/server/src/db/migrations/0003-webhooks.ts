@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 /**
  * Webhook endpoints, the delivery queue and the attempt history.
  *
- * No foreign keys from deliveries or jobs to endpoints: the history outlives its endpoint (spec 2.5),
+ * No foreign keys from deliveries or jobs to endpoints: the history outlives its endpoint,
  * and endpoints are soft-deleted (`deleted_at`) so `GET /webhooks/{id}/deliveries` can still tell a
  * deleted endpoint of this store from an id that never existed.
  */

@@ -6,6 +6,7 @@ import * as pixSales from './0004-pix-sales.js';
 import * as bootstrapClaims from './0006-bootstrap-claims.js';
 import * as operations from './0010-operations.js';
 import * as deliveryEmail from './0009-delivery-email.js';
+import * as deliveryErrors from './0005-delivery-errors.js';
 
 /** Ordered by name; a resource adds its own file here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0006-bootstrap-claims': bootstrapClaims,
   '0010-operations': operations,
   '0009-delivery-email': deliveryEmail,
+  '0005-delivery-errors': deliveryErrors,
 };

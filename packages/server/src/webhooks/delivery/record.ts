@@ -7,12 +7,14 @@ import type { WebhookDeliveriesTable } from '../delivery-object.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { WebhookJobsTable } from './jobs.js';
 
-/** An endpoint whose every attempt has failed for this long is moved to `disabled` (DESIGN §4). */
+/** An endpoint whose every attempt has failed for this long is moved to `disabled`. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface AttemptOutcome {
   ok: boolean;
   status: number | null;
+  /** Why it failed, safe to show the merchant (failure-reason.ts); null on success. */
+  error: string | null;
   startedAt: string;
   finishedAt: string;
 }
@@ -30,7 +32,7 @@ export interface RecordedAttempt {
   disabled: boolean;
 }
 
-// Both databases cap the bound parameters of one statement; 11 columns × 500 rows stays well below.
+// Both databases cap the bound parameters of one statement; 12 columns × 500 rows stays well below.
 const CHUNK = 500;
 
 function chunks<T>(items: T[]): T[][] {
@@ -65,6 +67,7 @@ export async function recordAttempts(
     event_type: eventType,
     attempt: results[i]!.attempt,
     response_status: outcome.status,
+    error: outcome.error,
     delivered_at: outcome.ok ? outcome.finishedAt : null,
     failed_at: outcome.ok ? null : outcome.finishedAt,
     next_retry_at: results[i]!.nextRetryAt,
@@ -153,7 +156,7 @@ export async function dropJobs(
     .execute();
 }
 
-/** Keeps the newest HISTORY_LIMIT attempts of an endpoint (spec 8). */
+/** Keeps the newest HISTORY_LIMIT attempts of an endpoint. */
 export async function trimHistory(db: Kysely<Database>, endpointId: string): Promise<void> {
   const newest = db
     .selectFrom('webhook_deliveries')

@@ -12,6 +12,8 @@ import type { WebhookAgentOptions } from '../outbound/agent.js';
 import { claimDueJobs } from './claim.js';
 import type { ClaimedJob } from './claim.js';
 import { dispatchEvents } from './dispatch.js';
+import { failureReason } from './failure-reason.js';
+import type { AttemptResult } from './failure-reason.js';
 import { dropJobs, trimHistory } from './record.js';
 import { createResultWriter } from './result-writer.js';
 import { sendDelivery } from './send.js';
@@ -102,7 +104,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       return;
     }
     const startedAt = nowIso();
-    let result: { ok: boolean; status: number | null; error?: string };
+    let result: AttemptResult & { error?: string };
     try {
       const secrets = signingSecrets(endpoint, secretBox);
       result = await sendDelivery(
@@ -112,9 +114,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       );
     } catch (err) {
       // The secret no longer opens (STOREFRONT_SECRET changed): unsignable, so a failed attempt.
-      result = { ok: false, status: null, error: (err as Error).message };
+      result = { ok: false, status: null, code: 'unsignable', error: (err as Error).message };
     }
-    const outcome = { ok: result.ok, status: result.status, startedAt, finishedAt: nowIso() };
+    const outcome = {
+      ok: result.ok,
+      status: result.status,
+      error: failureReason(result, config.webhookTimeoutMs),
+      startedAt,
+      finishedAt: nowIso(),
+    };
     const recorded = await results.record({ job, eventType: event.type, outcome });
     countDelivery(result.ok ? 'delivered' : recorded.nextRetryAt ? 'retrying' : 'failed');
     touchedEndpoints.add(endpoint.id);

@@ -26,6 +26,8 @@ export interface WebhookPostResult {
   status: number | null;
   /** 'timeout', 'aborted', or '<code>: <message>' for transport failures (blocked address, TLS, …). */
   error?: string;
+  /** The failure's code alone: 'timeout', 'aborted' or the transport error's code (ECONNREFUSED, …). */
+  code?: string;
   /** The first RESPONSE_BODY_CAP bytes of the response body, as UTF-8 (for diagnostics only). */
   body?: string;
   durationMs: number;
@@ -41,7 +43,13 @@ export async function postWebhook(req: WebhookPost): Promise<WebhookPostResult> 
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(req.url);
   if (url.protocol !== 'https:') {
-    return { ok: false, status: null, error: 'EBLOCKEDADDRESS: https only', durationMs: 0 };
+    return {
+      ok: false,
+      status: null,
+      error: 'EBLOCKEDADDRESS: https only',
+      code: 'EBLOCKEDADDRESS',
+      durationMs: 0,
+    };
   }
 
   const controller = new AbortController();
@@ -72,8 +80,9 @@ export async function postWebhook(req: WebhookPost): Promise<WebhookPostResult> 
     const ok = status >= 200 && status < 300;
     return { ok, status, body, durationMs: elapsed() };
   } catch (err) {
-    const error = timedOut ? 'timeout' : req.signal?.aborted ? 'aborted' : describeError(err);
-    return { ok: false, status, error, durationMs: elapsed() };
+    const code = timedOut ? 'timeout' : req.signal?.aborted ? 'aborted' : codeOf(err);
+    const error = timedOut || req.signal?.aborted ? code : describeError(err);
+    return { ok: false, status, error, code, durationMs: elapsed() };
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onAbort);
@@ -97,6 +106,12 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
     }
   }
   return Buffer.concat(kept).toString('utf8');
+}
+
+function codeOf(err: unknown): string {
+  if (!(err instanceof Error)) return 'UNKNOWN';
+  const cause = err.cause instanceof Error ? (err.cause as NodeJS.ErrnoException).code : undefined;
+  return (err as NodeJS.ErrnoException).code ?? cause ?? err.name;
 }
 
 function describeError(err: unknown): string {
