@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restartDelayMs } from '../../src/cluster/supervisor.js';
+import { openDatabase } from '../../src/db/database.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
@@ -266,17 +267,24 @@ describe('serve with STOREFRONT_PROCESSES=2 on a taken port', () => {
   it('exits 1 with a message instead of restarting processes that cannot listen', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
     try {
+      const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-processes-')), 'db.sqlite')}`;
       const serve = new ServiceProcess('serve', 'processes_taken_port', {
-        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-processes-')), 'db.sqlite')}`,
+        DATABASE_URL: databaseUrl,
         STOREFRONT_PROCESSES: '2',
-        PORT: String((taken.address() as { port: number }).port),
+        PORT: String(port),
       });
       await serve.exited;
       expect(serve.exit).toEqual({ code: 1, signal: null });
-      expect(serve.output).toContain('EADDRINUSE');
+      expect(serve.output).toContain(`PORT=${port}: the port is already in use`);
       expect(serve.logLines('the HTTP processes could not start')).toHaveLength(1);
       expect(serve.logLines('HTTP process exited; starting another')).toHaveLength(0);
+      // No Demo store whose key nobody saw: the next start makes it and prints it.
+      expect(serve.output).not.toContain('Created the Demo store');
+      const db = openDatabase(databaseUrl);
+      expect(await db.kysely.selectFrom('stores').select('id').execute()).toEqual([]);
+      await db.close();
     } finally {
       taken.close();
     }
