@@ -22,6 +22,8 @@ import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { storableTextPlugin } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
+import { attachLiveProviders } from './pix/live/live-providers.js';
+import { pixCallbackRoutes } from './pix/live/callback-routes.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
 import { prefixedId } from './shared/ids.js';
@@ -71,6 +73,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
   app.decorate('config', deps.config);
+  const liveProviders = attachLiveProviders(deps.db, {
+    secret: deps.config.secret,
+    connectTimeoutMs: deps.config.pspConnectTimeoutMs,
+    requestTimeoutMs: deps.config.pspRequestTimeoutMs,
+  });
+  app.addHook('onClose', () => liveProviders.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
@@ -90,6 +98,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
   await app.register(homeRoutes);
+  // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
+  await app.register(pixCallbackRoutes);
 
   await app.register(
     async (v1) => {

@@ -13,6 +13,8 @@ import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
 import { startExpirySweeper } from './pix/expiry-sweeper.js';
+import { attachLiveProviders } from './pix/live/live-providers.js';
+import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
@@ -35,7 +37,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the live Pix reconciler, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -52,6 +54,13 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     config.worker === 'inline' && config.smtp
       ? startEmailWorker({ db, smtp: config.smtp, config, log })
       : null;
+  // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
+  const liveProviders = attachLiveProviders(db, {
+    secret: config.secret,
+    connectTimeoutMs: config.pspConnectTimeoutMs,
+    requestTimeoutMs: config.pspRequestTimeoutMs,
+  });
+  const reconciler = config.worker === 'inline' ? startConfiguredReconciler(db, config, log) : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
@@ -61,6 +70,8 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
       await mail?.stop();
+      await reconciler?.stop();
+      await liveProviders.close();
     },
   };
 }

@@ -30,6 +30,15 @@ export class Pix extends APIResource {
     return this.core.list('/payments/pix', params, options);
   }
 
+  /**
+   * Cancels a pending charge (API 1.1.0): `status` becomes `canceled` with `canceled_at`, and
+   * `pix.canceled` is emitted. Live, the PSP removes the charge first; a charge the payer already paid
+   * (or an expired or canceled one) is a `BadRequestError`.
+   */
+  async cancel(id: string, options?: RequestOptions): Promise<PixCharge> {
+    return this.core.request({ method: 'POST', path: path`/payments/pix/${id}/cancel`, options });
+  }
+
   /** Test keys only: pays a pending charge, creating its sale and the `pix.paid` and `sale.approved` events. */
   async simulatePayment(id: string, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'POST', path: path`/payments/pix/${id}/simulate_payment`, options });

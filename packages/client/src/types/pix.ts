@@ -1,6 +1,7 @@
 import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
 
-export type PixChargeStatus = 'pending' | 'paid' | 'expired';
+/** `canceled` since API 1.1.0. */
+export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
 /** A Pix charge. */
 export interface PixCharge {
@@ -19,6 +20,8 @@ export interface PixCharge {
   product_id: string | null;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
+  /** When the charge was canceled (API 1.1.0); null otherwise. */
+  canceled_at: Timestamp | null;
   livemode: boolean;
   created_at: Timestamp;
   pix: {

@@ -18,6 +18,12 @@ export interface Sale {
   refunded_at: Timestamp | null;
   /** The e-mail sent to the customer on approval (API 1.1.0); null when the customer has no e-mail. */
   delivery_email: DeliveryEmail | null;
+  /**
+   * The refund asked for (API 1.1.0), null before any. A live refund is `pending` until the PSP
+   * settles it: then the sale is `refunded` (`sale.refunded`), or `failed` with a reason
+   * (`sale.refund_failed`) and may be refunded again.
+   */
+  refund: SaleRefund | null;
 }
 
 export type DeliveryEmailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
@@ -34,6 +40,12 @@ export interface DeliveryEmail {
   sent_at: Timestamp | null;
   /** Why the last attempt did not go out, in plain words; null once sent. */
   last_error: string | null;
+}
+
+export interface SaleRefund {
+  status: 'pending' | 'succeeded' | 'failed';
+  requested_at: Timestamp;
+  failure_reason: string | null;
 }
 
 export type SaleListParams = ListParams;

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
+import { registerPixProviderCommand } from './pix-provider-command.js';
 import { registerOperationsCommands } from './operations-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
@@ -15,6 +16,7 @@ registerWorkerCommand(program);
 registerMigrateCommand(program);
 registerStoresCommand(program);
 registerKeysCommand(program);
+registerPixProviderCommand(program);
 registerOperationsCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { openServingDatabase } from '../db/migrate.js';
+import { attachLiveProviders } from '../pix/live/live-providers.js';
+import { startConfiguredReconciler } from '../pix/live/reconciler.js';
 import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
@@ -10,7 +12,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks and delivery e-mails apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks and delivery e-mails, and reconcile live Pix, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -19,12 +21,22 @@ export function registerWorkerCommand(program: Command): void {
       const db = await openServingDatabase(config.databaseUrl, log);
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
-      log.info({ dialect: db.dialect, delivery_email: mail !== null }, 'webhook worker started');
+      const liveProviders = attachLiveProviders(db.kysely, {
+        secret: config.secret,
+        connectTimeoutMs: config.pspConnectTimeoutMs,
+        requestTimeoutMs: config.pspRequestTimeoutMs,
+      });
+      const reconciler = startConfiguredReconciler(db.kysely, config, log);
+      log.info(
+        { dialect: db.dialect, delivery_email: mail !== null, live_pix_reconciler: true },
+        'webhook worker started',
+      );
 
       // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
       const shutdown = (signal: string) => {
         log.info({ signal }, 'webhook worker stopping');
-        Promise.all([worker.stop(), mail?.stop()])
+        Promise.all([worker.stop(), mail?.stop(), reconciler.stop()])
+          .then(() => liveProviders.close())
           .then(() => db.close())
           .then(
             () => process.exit(0),

@@ -20,6 +20,12 @@ export interface Config {
   logLevel: string;
   /** The origin buyers and PSPs reach this service at, without a trailing slash. */
   publicUrl: string;
+  /** Live Pix: TCP + TLS handshake limit towards a PSP. */
+  pspConnectTimeoutMs: number;
+  /** Live Pix: the whole of one API Pix call. */
+  pspRequestTimeoutMs: number;
+  /** Live Pix: when pending live charges are checked at the PSP after creation; the last step repeats. */
+  pixReconcileScheduleMs: number[];
   /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
   metricsToken: string | null;
   /** Events, attempts and other transient records older than this are pruned. */
@@ -56,7 +62,8 @@ export class ConfigError extends Error {
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.sqlite';
 const DEFAULT_RETRY_SCHEDULE = '5s,1m,5m,30m,2h,6h,12h,24h';
-const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+const DEFAULT_RECONCILE_SCHEDULE = '15s,1m,5m';
+export const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 type Env = Record<string, string | undefined>;
@@ -263,6 +270,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
+    pspConnectTimeoutMs: integerIn(env, 'STOREFRONT_PSP_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
+    pspRequestTimeoutMs: integerIn(env, 'STOREFRONT_PSP_TIMEOUT_MS', 15_000, 100, 120_000),
+    pixReconcileScheduleMs: (env.STOREFRONT_PIX_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
+      .split(',')
+      .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
     retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
     processes: parseProcesses(env.STOREFRONT_PROCESSES),

@@ -12,6 +12,7 @@ import { createMailer } from './smtp-mailer.js';
 import type { MailerOptions } from './smtp-mailer.js';
 import { composeDeliveryEmail } from './template.js';
 import { countEmail } from '../operations/metrics.js';
+import { startPollLoop } from '../shared/poll-loop.js';
 
 export interface EmailWorkerOptions extends MailerOptions {
   db: Kysely<Database>;
@@ -50,13 +51,9 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
   const concurrency = options.concurrency ?? 8;
   const mailer = createMailer(smtp, { ...options, maxConnections: Math.min(concurrency, 4) });
   const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
 
   function wake(): void {
-    woken = true;
-    wakeUp?.();
+    loop.wake();
   }
 
   async function send(job: EmailJobsTable): Promise<void> {
@@ -100,39 +97,25 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
     inFlight.add(running);
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      // Wakes that arrive during a round (API writes, finished sends) fold into one more round.
-      woken = false;
-      try {
-        const free = concurrency - inFlight.size;
-        if (free > 0) (await claimDueEmails(db, free, LEASE_MS)).forEach(start);
-      } catch (err) {
-        log.error({ err }, 'delivery e-mail round failed; retrying at the next poll');
-      }
-      if (stopping || woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
-
+  // Wakes that arrive during a round (API writes, finished sends) fold into one more round.
+  const loop = startPollLoop({
+    round: async () => {
+      const free = concurrency - inFlight.size;
+      if (free > 0) (await claimDueEmails(db, free, LEASE_MS)).forEach(start);
+      return false;
+    },
+    pollIntervalMs,
+    log,
+    name: 'delivery e-mail worker',
+  });
   const unsubscribe = onNewEvents(wake);
-  const running = loop();
   let stopped: Promise<void> | null = null;
   return {
     wake,
     stop() {
       stopped ??= (async () => {
-        stopping = true;
         unsubscribe();
-        wake();
-        await running;
+        await loop.stop();
         await Promise.all(inFlight);
         mailer.close();
       })();

@@ -91,6 +91,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     // An outage is not a bug: one line per request without a stack, the cause in words.
     if (apiError.code === 'service_unavailable') {
       request.log.warn({ error: error.message, code: error.code }, 'request failed: database unavailable');
+    } else if (error instanceof ApiError) {
+      // Expected refusals never log a stack: a PSP failure or a missing provider is the operator's to see.
+      const details = { code: apiError.code, message: apiError.message };
+      if (apiError.statusCode >= 500) request.log.warn(details, 'request failed upstream');
+      else if (apiError.code === 'provider_not_configured') request.log.info(details, 'request refused');
     } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });

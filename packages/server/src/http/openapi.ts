@@ -7,7 +7,7 @@ import { ErrorEnvelope } from './schemas.js';
 export const API_PREFIX = '/api/public/v1';
 
 /**
- * The OpenAPI 3.1 document (version 1.0.0), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.1.0; every 1.0.0 request and answer stays valid), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:
@@ -63,7 +63,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400':
-    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one.',
+    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry.',
   '401': '`unauthorized`: the API key is missing, malformed, invalid or revoked.',
   '403': '`insufficient_scope`: the API key lacks the scope this operation requires.',
   '404':
@@ -73,9 +73,10 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '413': '`payload_too_large`: the request body is larger than 1 MiB.',
   '429': '`rate_limited`: too many requests for this API key; retry after `Retry-After` seconds.',
   '500': '`internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe.',
-  '502': 'A failure upstream of the service; retryable.',
+  '502':
+    '`provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`).',
   '503':
-    'The service, or a provider it depends on, is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds), or a provider error such as `provider_unavailable`.',
+    'The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds).',
   '504': 'An upstream timeout; retryable.',
 };
 
@@ -560,7 +561,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       openapi: '3.1.0',
       info: {
         title: 'Storefront API',
-        version: '1.0.0',
+        version: '1.1.0',
         summary: 'Commerce API for online stores selling in Brazil.',
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',

@@ -38,6 +38,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       or exists (select 1 from webhook_jobs j where j.event_id = r.id)
       or exists (select 1 from webhook_deliveries d where d.event_id = r.id)`,
   },
+  // PSP callbacks are only ever hints (each payment is confirmed at the PSP): kept for the audit, then gone.
+  { table: 'pix_callbacks', column: 'received_at' },
 ];
 
 export interface PruneOptions {

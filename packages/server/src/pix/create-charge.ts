@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/database.js';
 import { fromBool } from '../db/schema.js';
@@ -22,6 +23,7 @@ import { findChargeByExternalId, insertCharge } from './pix-charges-repository.j
 import type { ChargeScope } from './pix-charges-repository.js';
 import { pixReceiverFor } from './pix-settings.js';
 import { pixProviderFor } from './providers/index.js';
+import { firstCheckAt } from './live/reconcile-schedule.js';
 
 export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9._:-]{1,100}$';
 
@@ -91,18 +93,39 @@ function mismatchOf(row: PixChargesTable, body: CreatePixChargeBody, customer: C
   return fields;
 }
 
+export interface CreateChargeOptions {
+  /** The request's Idempotency-Key: a retry of the same request then asks the PSP for the same cob. */
+  idempotencyKey?: string | undefined;
+  /** When pending live charges are next checked at the PSP (STOREFRONT_PIX_RECONCILE_SCHEDULE). */
+  reconcileScheduleMs?: readonly number[];
+}
+
+/** A digest of (store, mode, key, body): the same retried request, and only it, gets the same txid. */
+function retryKeyOf(
+  scope: ChargeScope,
+  idempotencyKey: string | undefined,
+  body: CreatePixChargeBody,
+): string | null {
+  if (idempotencyKey === undefined) return null;
+  return createHash('sha256')
+    .update(JSON.stringify([scope.storeId, scope.livemode, idempotencyKey, body]))
+    .digest('hex');
+}
+
 /**
  * Creates a charge through the mode's provider, renders its QR once, and stores it with its
- * `pix.created` event. A reused external_id is settled by the unique index: the losing insert of
- * a concurrent pair reads and answers the winner's charge.
+ * `pix.created` event, only once the provider accepted it (a PSP failure writes nothing). A reused
+ * external_id is settled by the unique index: the losing insert of a concurrent pair reads and
+ * answers the winner's charge.
  */
 export async function createCharge(
   db: Kysely<Database>,
   scope: ChargeScope,
   body: CreatePixChargeBody,
+  options: CreateChargeOptions = {},
 ): Promise<CreatedCharge> {
   const customer = body.customer === undefined ? null : normalizeCustomer(body.customer);
-  const provider = pixProviderFor(scope.livemode);
+  const provider = await pixProviderFor(db, scope);
   const externalId = body.external_id ?? null;
   // A cheap early answer for a plain retry, sparing the provider call; the index decides races.
   const existing = externalId === null ? undefined : await findChargeByExternalId(db, scope, externalId);
@@ -116,11 +139,12 @@ export async function createCharge(
   const amountCents = toCents(body.amount);
   const expiresIn = body.expires_in ?? 3600;
   const cob = await provider.createCharge({
-    txid: provider.txidFor(id),
+    txid: provider.txidFor(id, retryKeyOf(scope, options.idempotencyKey, body)),
     amountCents,
     expiresIn,
     description: body.description ?? null,
     receiver: pixReceiverFor(store, scope.livemode),
+    customer,
   });
   const qr = await renderQrPng(cob.copyPaste);
   const now = new Date();
@@ -141,6 +165,9 @@ export async function createCharge(
     paid_at: null,
     created_at: now.toISOString(),
     product_id: body.product_id ?? null,
+    // Live charges are asked about at the PSP on a schedule, so a lost callback is never a lost payment.
+    next_check_at: scope.livemode ? firstCheckAt(now, options.reconcileScheduleMs) : null,
+    canceled_at: null,
   };
   try {
     const charge = await db.transaction().execute(async (trx) => {

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
-import { toSale } from '../sales/sale-object.js';
+import { NO_REFUND, toSale } from '../sales/sale-object.js';
 import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { insertSale } from '../sales/sales-repository.js';
 import { newUuid } from '../shared/ids.js';
@@ -18,8 +18,10 @@ import type { ReceivedPix } from './providers/pix-provider.js';
 /**
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is
  * created with its delivery e-mail queued, and `pix.paid` then `sale.approved` are recorded. A
- * charge that is already paid or has expired is refused with 400 and nothing is written. The received
- * Pix comes from a provider's callback (the simulated provider's for test keys).
+ * charge that is already paid or has expired (or canceled) is refused with 400 and nothing is
+ * written. The received Pix comes from the simulated provider for test keys, and for live keys from
+ * the PSP's own answer to `GET /cob/{txid}` (the reconciler, a callback, a cancellation that found
+ * the cob paid): every way a charge becomes paid goes through here.
  */
 export async function payCharge(
   db: Kysely<Database>,
@@ -49,6 +51,7 @@ export async function payCharge(
       customer: charge.customer,
       created_at: now,
       refunded_at: null,
+      ...NO_REFUND,
     };
     await insertSale(trx, saleRow);
     const sale = toSale(await queueDeliveryEmail(trx, saleRow, mail));
@@ -61,7 +64,7 @@ export async function payCharge(
 }
 
 function notPayable(status: string) {
-  return status === 'paid'
-    ? invalidRequest('This Pix charge is already paid.')
-    : invalidRequest('This Pix charge has expired and can no longer be paid.');
+  if (status === 'paid') return invalidRequest('This Pix charge is already paid.');
+  if (status === 'canceled') return invalidRequest('This Pix charge is canceled and can no longer be paid.');
+  return invalidRequest('This Pix charge has expired and can no longer be paid.');
 }

@@ -7,7 +7,7 @@ import { nowIso } from '../shared/time.js';
 import { Customer } from './customer.js';
 import { Metadata } from './metadata.js';
 
-export type PixChargeStatus = 'pending' | 'paid' | 'expired';
+export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
 export interface PixChargesTable {
   id: string;
@@ -27,6 +27,9 @@ export interface PixChargesTable {
   expires_at: string;
   paid_at: string | null;
   created_at: string;
+  /** Live charges: when the reconciler next asks the PSP about it; null once nothing is left to ask. */
+  next_check_at: string | null;
+  canceled_at: string | null;
   /** The product sold (migration 0009); optional so rows built before it still type. */
   product_id?: string | null;
 }
@@ -43,6 +46,7 @@ export const PixChargeStatus = Type.Union([
   Type.Literal('pending'),
   Type.Literal('paid'),
   Type.Literal('expired'),
+  Type.Literal('canceled'),
 ]);
 
 export const PixCharge = Type.Object(
@@ -60,6 +64,7 @@ export const PixCharge = Type.Object(
     ),
     expires_at: Timestamp,
     paid_at: Nullable(Timestamp),
+    canceled_at: Nullable(Timestamp),
     livemode: Type.Boolean(),
     created_at: Timestamp,
     pix: Type.Object({
@@ -93,6 +98,7 @@ export function toPixCharge(row: PixChargesTable, now: string = nowIso()): PixCh
     product_id: row.product_id ?? null,
     expires_at: row.expires_at,
     paid_at: row.paid_at,
+    canceled_at: row.canceled_at,
     livemode: toBool(row.livemode),
     created_at: row.created_at,
     pix: { copy_paste: row.copy_paste, qr_code_base64: row.qr_code_base64, txid: row.txid },

@@ -38,6 +38,8 @@ export function listChargesQuery(
       return query;
     case 'paid':
       return query.where('status', '=', 'paid');
+    case 'canceled':
+      return query.where('status', '=', 'canceled');
     case 'pending':
       return query.where('status', '=', 'pending').where('expires_at', '>', now);
     case 'expired':
@@ -56,16 +58,30 @@ export async function insertCharge(db: Kysely<Database>, row: PixChargesTable): 
 }
 
 /**
- * pending → paid, only while still pending and not yet due: of a payment, an expiry and another
- * payment racing on several nodes, exactly one wins. Returns whether this call did.
+ * → paid, only when paid before `expires_at`: of a payment, an expiry, a cancellation and another
+ * payment racing on several nodes, exactly one wins. Returns whether this call did. A charge the
+ * sweeper already expired still takes a payment its PSP confirms was made in time (the payer's bank
+ * time decides, not when the news reached us); a canceled one never does.
  */
 export async function markPaid(db: Kysely<Database>, row: PixChargesTable, paidAt: string): Promise<boolean> {
   const result = await db
     .updateTable('pix_charges')
-    .set({ status: 'paid', paid_at: paidAt })
+    .set({ status: 'paid', paid_at: paidAt, next_check_at: null })
     .where('id', '=', row.id)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'expired'])
     .where('expires_at', '>', paidAt)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** pending → canceled while not yet due; returns whether this call did it (one event, one winner). */
+export async function markCanceled(db: Kysely<Database>, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('pix_charges')
+    .set({ status: 'canceled', canceled_at: now, next_check_at: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

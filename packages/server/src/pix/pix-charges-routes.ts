@@ -5,6 +5,7 @@ import { invalidRequest, notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { nowIso } from '../shared/time.js';
+import { cancelCharge } from './cancel-charge.js';
 import { CreatePixChargeBody, EXTERNAL_ID_PATTERN, createCharge } from './create-charge.js';
 import { payCharge } from './pay-charge.js';
 import { PIX_CHARGE_ID_PATTERN, PixCharge, PixChargeStatus, toPixCharge } from './pix-charge-object.js';
@@ -51,11 +52,15 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
         operationId: 'createPixCharge',
         summary: 'Create a Pix charge; reusing an external_id answers 200 with the existing charge',
         body: CreatePixChargeBody,
-        response: { 200: PixCharge, 201: PixCharge, ...errorResponses(400, 409, 503) },
+        response: { 200: PixCharge, 201: PixCharge, ...errorResponses(400, 409, 502, 503) },
       },
     },
     async (request, reply) => {
-      const { charge, created, mismatch } = await createCharge(db, request.auth, request.body);
+      const idempotencyKey = request.headers['idempotency-key'];
+      const { charge, created, mismatch } = await createCharge(db, request.auth, request.body, {
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+        reconcileScheduleMs: app.config.pixReconcileScheduleMs,
+      });
       if (mismatch.length > 0) reply.header(EXTERNAL_ID_MISMATCH_HEADER, mismatch.join(', '));
       return reply.code(created ? 201 : 200).send(charge);
     },
@@ -125,6 +130,22 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) => toPixCharge(await chargeOr404(request.auth, request.params.id)),
+  );
+
+  app.post(
+    '/payments/pix/:id/cancel',
+    {
+      config: { scope: 'pix:write' },
+      schema: {
+        tags,
+        operationId: 'cancelPixCharge',
+        summary:
+          'Cancel a pending charge (API 1.1.0); live, the PSP removes it first, and a charge found paid there is 400',
+        params: IdParams,
+        response: { 200: PixCharge, ...errorResponses(400, 404, 502) },
+      },
+    },
+    async (request) => cancelCharge(db, await chargeOr404(request.auth, request.params.id), app.config),
   );
 
   app.post(

@@ -23,7 +23,26 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   customer: string | null;
   created_at: string;
   refunded_at: string | null;
+  /** Live refunds (API 1.1.0): null until a refund is asked for. */
+  refund_status: RefundStatus | null;
+  /** Our `devolucao` id at the PSP, so a retried request does not refund twice. */
+  refund_id: string | null;
+  refund_requested_at: string | null;
+  refund_failure_reason: string | null;
+  /** When the reconciler next asks the PSP about a pending refund. */
+  refund_next_check_at: string | null;
 }
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** The refund columns of a sale nobody asked to refund yet. */
+export const NO_REFUND = {
+  refund_status: null,
+  refund_id: null,
+  refund_requested_at: null,
+  refund_failure_reason: null,
+  refund_next_check_at: null,
+} as const;
 
 declare module '../db/schema.js' {
   interface Tables {
@@ -45,6 +64,19 @@ export const Sale = Type.Object(
     created_at: Timestamp,
     refunded_at: Nullable(Timestamp),
     delivery_email: Nullable(DeliveryEmail),
+    refund: Nullable(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+          requested_at: Timestamp,
+          failure_reason: Nullable(Type.String()),
+        },
+        {
+          description:
+            'The refund asked for (API 1.1.0): a live refund is `pending` until the PSP settles it; null before any refund.',
+        },
+      ),
+    ),
   },
   { $id: 'Sale', title: 'Sale' },
 );
@@ -65,5 +97,13 @@ export function toSale(row: SalesTable): Sale {
     created_at: row.created_at,
     refunded_at: row.refunded_at,
     delivery_email: toDeliveryEmail(row),
+    refund:
+      row.refund_status === null
+        ? null
+        : {
+            status: row.refund_status,
+            requested_at: row.refund_requested_at!,
+            failure_reason: row.refund_failure_reason,
+          },
   };
 }

@@ -72,12 +72,14 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
       schema: {
         tags,
         operationId: 'refundSale',
-        summary: 'Refund a whole sale (simulated for test keys); a refunded sale cannot be refunded again',
+        summary:
+          'Refund a whole sale (immediate for test keys; live, `refund.status` is pending until the PSP settles it)',
         params: IdParams,
-        response: { 200: Sale, ...errorResponses(400, 404, 503) },
+        response: { 200: Sale, ...errorResponses(400, 404, 502, 503) },
       },
     },
-    async (request) => refundSale(db, await saleOr404(request.auth, request.params.id)),
+    async (request) =>
+      refundSale(db, await saleOr404(request.auth, request.params.id), app.config.pixReconcileScheduleMs),
   );
 
   app.post(

@@ -148,7 +148,7 @@ describeEachDatabase('validation messages in the API’s words', (api) => {
       "Invalid parameter settings_json.checkout_fundo_tipo: unknown value 'gradient'; must be one of cor, imagem, gradiente.",
     );
     expect(expectError(await as.get('/payments/pix?status=cancelled'), 400, 'invalid_request').message).toBe(
-      "Invalid query parameter status: unknown value 'cancelled'; must be one of pending, paid, expired.",
+      "Invalid query parameter status: unknown value 'cancelled'; must be one of pending, paid, expired, canceled.",
     );
     expect(expectError(await as.post('/checkouts', { name: '   ' }), 400, 'invalid_request').message).toBe(
       'Invalid parameter name: must not be blank.',

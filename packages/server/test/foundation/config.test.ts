@@ -26,6 +26,19 @@ describe('configuration from the environment', () => {
     expect(config.emailRetryScheduleMs).toEqual([6e4, 3e5, 18e5, 72e5, 216e5]);
     expect(config.webhookAllowedHosts.size).toBe(0);
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config).toMatchObject({ pspConnectTimeoutMs: 5000, pspRequestTimeoutMs: 15_000 });
+    expect(config.pixReconcileScheduleMs).toEqual([15_000, 60_000, 300_000]);
+  });
+
+  it('takes the live Pix timeouts and reconcile schedule, at their bounds', () => {
+    const config = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_PSP_CONNECT_TIMEOUT_MS: '100',
+      STOREFRONT_PSP_TIMEOUT_MS: '120000',
+      STOREFRONT_PIX_RECONCILE_SCHEDULE: '150ms,2s',
+    });
+    expect(config).toMatchObject({ pspConnectTimeoutMs: 100, pspRequestTimeoutMs: 120_000 });
+    expect(config.pixReconcileScheduleMs).toEqual([150, 2000]);
   });
 
   it('takes STOREFRONT_PUBLIC_URL as an origin, and defaults it to the listen address', () => {
@@ -110,6 +123,9 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_WEBHOOK_RETRY_SCHEDULE', { STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }],
     ['STOREFRONT_WEBHOOK_TIMEOUT_MS', { STOREFRONT_WEBHOOK_TIMEOUT_MS: '10s' }],
     ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['STOREFRONT_PSP_CONNECT_TIMEOUT_MS', { STOREFRONT_PSP_CONNECT_TIMEOUT_MS: '99' }],
+    ['STOREFRONT_PSP_TIMEOUT_MS', { STOREFRONT_PSP_TIMEOUT_MS: '120001' }],
+    ['STOREFRONT_PIX_RECONCILE_SCHEDULE', { STOREFRONT_PIX_RECONCILE_SCHEDULE: '15s,later' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '0' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],

@@ -80,11 +80,11 @@ describeEachDatabase('HTTP core', (api) => {
     expect(ready.body).toEqual({ status: 'ready' });
   });
 
-  it('serves the OpenAPI 3.1 document, version 1.0.0, without a key', async () => {
+  it('serves the OpenAPI 3.1 document, version 1.1.0, without a key', async () => {
     const res = await api.request('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.info.version).toBe('1.0.0');
+    expect(res.body.info.version).toBe('1.1.0');
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(['/checkouts', '/checkouts/{id}', '/checkouts/{id}/archive']),
     );

@@ -6,6 +6,7 @@ import { countRows, decodeQr, eventsFor, insertLiveCharge } from './pix-test-hel
 
 const CHARGE_KEYS = [
   'amount',
+  'canceled_at',
   'created_at',
   'customer',
   'description',
@@ -162,6 +163,8 @@ describeEachDatabase('pix charges', (api) => {
       ['bad email', { amount: 1, customer: { email: 'not-an-email' } }, 'customer.email'],
       ['bad whatsapp', { amount: 1, customer: { whatsapp: '(11) 98765-4321' } }, 'customer.whatsapp'],
       ['unknown customer key', { amount: 1, customer: { nome: 'Ana' } }, 'customer.nome'],
+      ['customer.name empty', { amount: 1, customer: { name: '' } }, 'customer.name'],
+      ['customer.name 201', { amount: 1, customer: { name: 'a'.repeat(201) } }, 'customer.name'],
       ['customer not an object', { amount: 1, customer: 'ana' }, 'customer'],
       ['unknown field', { amount: 1, currency: 'BRL' }, 'currency'],
       ['description 141', { amount: 1, description: 'd'.repeat(141) }, 'description'],
@@ -323,15 +326,15 @@ describeEachDatabase('pix charges', (api) => {
       liveKey = await api.createKey(storeId, undefined, 'live');
     });
 
-    it('a live create is 503 provider_unavailable and writes nothing; validation still comes first', async () => {
+    it('a live create without a configured provider is 400 provider_not_configured and writes nothing; validation still comes first', async () => {
       const before = await countRows(api, storeId);
       const error = expectError(
         await api.as(liveKey).post('/payments/pix', { amount: 10, external_id: 'live-1' }),
-        503,
-        'provider_unavailable',
+        400,
+        'provider_not_configured',
         null,
       );
-      expect(error.message).toMatch(/no live Pix provider is configured/i);
+      expect(error.message).toMatch(/no live Pix provider configured/i);
       expect(await countRows(api, storeId)).toEqual(before);
       expectError(
         await api.as(liveKey).post('/payments/pix', { amount: 0 }),
@@ -401,7 +404,9 @@ describeEachDatabase('pix charges', (api) => {
       ]),
     );
     const create = doc.paths['/payments/pix'].post;
-    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '503']));
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '502', '503']),
+    );
   });
 
   describe('store isolation', () => {

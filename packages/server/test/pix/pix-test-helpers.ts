@@ -54,6 +54,8 @@ export async function insertLiveCharge(api: TestApi, storeId: string, externalId
     expires_at: isoAfter(3_600_000),
     paid_at: null,
     created_at: nowIso(),
+    next_check_at: null,
+    canceled_at: null,
   };
   await api.db.insertInto('pix_charges').values(row).execute();
   return id;

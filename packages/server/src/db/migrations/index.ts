@@ -3,19 +3,24 @@ import * as foundation from './0001-foundation.js';
 import * as products from './0002-products.js';
 import * as webhooks from './0003-webhooks.js';
 import * as pixSales from './0004-pix-sales.js';
-import * as bootstrapClaims from './0006-bootstrap-claims.js';
-import * as operations from './0010-operations.js';
-import * as deliveryEmail from './0009-delivery-email.js';
 import * as deliveryErrors from './0005-delivery-errors.js';
+import * as bootstrapClaims from './0006-bootstrap-claims.js';
+import * as deliveryEmail from './0009-delivery-email.js';
+import * as operations from './0010-operations.js';
+import * as livePix from './0011-live-pix.js';
 
-/** Ordered by name; a resource adds its own file here. */
+/**
+ * Ordered by name, and a new file always sorts last: a database that already ran the newest
+ * migration refuses one that would slot in before it. A resource adds its own file here.
+ */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-products': products,
   '0003-webhooks': webhooks,
   '0004-pix-sales': pixSales,
-  '0006-bootstrap-claims': bootstrapClaims,
-  '0010-operations': operations,
-  '0009-delivery-email': deliveryEmail,
   '0005-delivery-errors': deliveryErrors,
+  '0006-bootstrap-claims': bootstrapClaims,
+  '0009-delivery-email': deliveryEmail,
+  '0010-operations': operations,
+  '0011-live-pix': livePix,
 };

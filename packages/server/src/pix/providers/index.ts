@@ -1,4 +1,6 @@
-import { ApiError } from '../../http/api-error.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { liveProvidersOf } from '../live/live-providers.js';
 import type { PixProvider } from './pix-provider.js';
 import { simulatedProvider } from './simulated-provider.js';
 
@@ -6,14 +8,13 @@ export type { PixProvider } from './pix-provider.js';
 export { simulatedProvider } from './simulated-provider.js';
 
 /**
- * The provider for a key's mode: test keys are always served by the simulated provider. No live
- * provider exists yet, so live keys are told so (503, retryable once one is configured).
+ * The provider for a key's mode: test keys are always served by the simulated provider; live keys
+ * by the store's PSP over the API Pix (400 provider_not_configured when the store has none).
  */
-export function pixProviderFor(livemode: boolean): PixProvider {
-  if (!livemode) return simulatedProvider;
-  throw new ApiError(
-    503,
-    'provider_unavailable',
-    'No live Pix provider is configured for this service, so live keys cannot create or refund Pix payments yet. Use a test key (sk_test_…) to simulate them.',
-  );
+export async function pixProviderFor(
+  db: Kysely<Database>,
+  scope: { storeId: string; livemode: boolean },
+): Promise<PixProvider> {
+  if (!scope.livemode) return simulatedProvider;
+  return liveProvidersOf(db).forStore(scope.storeId);
 }

@@ -1,21 +1,25 @@
+import type { Customer } from '../customer.js';
 import type { PixReceiver } from '../pix-settings.js';
 
 /**
  * What the charges code needs from a Pix service provider (PSP). It follows the Banco Central's
- * standard API Pix ("API Pix", BCB), so a live provider is a thin HTTP client over it:
+ * standard API Pix, so the live provider is a thin client over it:
  *
  * - `createCharge` ≈ `PUT /cob/{txid}` (immediate charge): the caller picks the txid, which makes a
  *   retried PUT idempotent; the PSP answers the `location` and `pixCopiaECola`.
- * - `parseReceivedPix` reads the PSP's received-Pix callback (`POST {webhookUrl}/pix`, body
- *   `{"pix":[{endToEndId, txid, valor, horario}]}`) into payments to apply to charges by txid.
+ * - `cancelCharge` ≈ `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`; a cob already paid
+ *   cannot be removed, and the payment found instead is returned.
  * - `refund` ≈ `PUT /pix/{e2eid}/devolucao/{id}`: returns a received Pix to the payer.
  */
 export interface PixProvider {
   readonly name: string;
-  /** txid rule of the provider: `[A-Za-z0-9]{26,35}` for `/cob`, at most 25 in a static code's field 62-05. */
-  txidFor(chargeId: string): string;
+  /**
+   * The txid of a new charge: `[A-Za-z0-9]{26,35}` for `/cob`, at most 25 in a static code's field
+   * 62-05. `retryKey` (a digest of the request's Idempotency-Key) makes a retried request reuse it.
+   */
+  txidFor(chargeId: string, retryKey: string | null): string;
   createCharge(request: CobRequest): Promise<Cob>;
-  parseReceivedPix(body: unknown): ReceivedPix[];
+  cancelCharge(txid: string, amountCents: number): Promise<CancelOutcome>;
   refund(request: DevolucaoRequest): Promise<Devolucao>;
 }
 
@@ -26,10 +30,12 @@ export interface CobRequest {
   amountCents: number;
   /** `calendario.expiracao`, seconds. */
   expiresIn: number;
-  /** `solicitacaoPagador`, shown to the payer (at most 140 characters). */
+  /** `solicitacaoPagador`, shown to the payer (cut to 140 characters). */
   description: string | null;
   /** `chave` of the receiver, with the name and city a BR Code shows. */
   receiver: PixReceiver;
+  /** `devedor` when it has a document and a name. */
+  customer: Customer | null;
 }
 
 export interface Cob {
@@ -40,7 +46,7 @@ export interface Cob {
   location: string | null;
 }
 
-/** One item of a received-Pix callback. */
+/** One received Pix paying a charge, as confirmed by the provider. */
 export interface ReceivedPix {
   /** `endToEndId`: the payment's id across the Pix system, needed to refund it. */
   endToEndId: string;
@@ -49,6 +55,9 @@ export interface ReceivedPix {
   /** `horario`, ISO 8601. */
   paidAt: string;
 }
+
+/** Removed at the PSP, or found paid (with the payment, when it matches the charge). */
+export type CancelOutcome = { removed: true } | { removed: false; payment: ReceivedPix | null };
 
 export interface DevolucaoRequest {
   endToEndId: string;
@@ -60,4 +69,6 @@ export interface DevolucaoRequest {
 export interface Devolucao {
   refundId: string;
   status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  /** The PSP's `motivo`, when it gives one. */
+  reason: string | null;
 }

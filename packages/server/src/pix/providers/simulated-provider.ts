@@ -3,6 +3,7 @@ import { nowIso } from '../../shared/time.js';
 import { fromCents, toCents } from '../../shared/money.js';
 import { buildBrCode } from '../brcode/index.js';
 import type {
+  CancelOutcome,
   Cob,
   CobRequest,
   Devolucao,
@@ -21,6 +22,7 @@ const SIMULATED_ISPB = '00000000';
  */
 export const simulatedProvider: PixProvider & {
   receivedPixCallback(txid: string, amountCents: number): unknown;
+  parseReceivedPix(body: unknown): ReceivedPix[];
 } = {
   name: 'simulated',
 
@@ -66,7 +68,12 @@ export const simulatedProvider: PixProvider & {
     });
   },
 
+  /** Nothing exists outside the database, so there is nothing to remove. */
+  async cancelCharge(): Promise<CancelOutcome> {
+    return { removed: true };
+  },
+
   async refund(request: DevolucaoRequest): Promise<Devolucao> {
-    return { refundId: request.refundId, status: 'DEVOLVIDO' };
+    return { refundId: request.refundId, status: 'DEVOLVIDO', reason: null };
   },
 };

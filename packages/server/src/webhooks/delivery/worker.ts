@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
-import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { countDelivery } from '../../operations/metrics.js';
+import { startPollLoop } from '../../shared/poll-loop.js';
 import { createSecretBox } from '../../shared/secret-box.js';
 import { nowIso } from '../../shared/time.js';
 import { createWebhookAgent } from '../outbound/agent.js';
@@ -46,14 +46,6 @@ const LEASE_MARGIN_MS = 5_000;
 /** At most one round per this many ms in answer to API writes (see `nudge`). */
 const NUDGE_GAP_MS = 25;
 
-/** The longest pause between two rounds while they keep failing: how late the worker notices a recovery. */
-const MAX_BACKOFF_MS = 5_000;
-
-/** The poll interval while rounds succeed; doubling from it while they fail, up to MAX_BACKOFF_MS. */
-function retryDelayMs(pollIntervalMs: number, failedRounds: number): number {
-  return Math.min(pollIntervalMs * 2 ** failedRounds, Math.max(MAX_BACKOFF_MS, pollIntervalMs));
-}
-
 /**
  * The delivery engine: outbox → jobs → signed attempts → history. Any number of workers may run
  * against one PostgreSQL database; every step claims its rows, so no attempt is handed out twice.
@@ -73,13 +65,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const results = createResultWriter(db, config.webhookRetryScheduleMs);
   const inFlight = new Set<Promise<void>>();
   const touchedEndpoints = new Set<string>();
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
 
   function wake(): void {
-    woken = true;
-    wakeUp?.();
+    loop.wake();
   }
 
   /**
@@ -170,52 +158,17 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     return dispatched === DISPATCH_BATCH;
   }
 
-  async function loop(): Promise<void> {
-    let failedRounds = 0;
-    while (!stopping) {
-      woken = false;
-      let more = false;
-      try {
-        more = await tick();
-        if (failedRounds > 0) log.info({ failed_rounds: failedRounds }, 'webhook worker recovered');
-        failedRounds = 0;
-      } catch (err) {
-        // Typically the database is away: one warning, then quieter and quieter retries.
-        failedRounds++;
-        if (!isDatabaseUnavailable(err)) log.error({ err }, 'webhook worker round failed; backing off');
-        else if (failedRounds === 1)
-          log.warn({ error: (err as Error).message }, 'webhook worker round failed; backing off');
-        else
-          log.debug(
-            { error: (err as Error).message, failed_rounds: failedRounds },
-            'webhook worker round failed',
-          );
-      }
-      if (stopping || (failedRounds === 0 && (more || woken))) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, retryDelayMs(pollIntervalMs, failedRounds));
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
-
+  const loop = startPollLoop({ round: tick, pollIntervalMs, log, name: 'webhook worker' });
   const unsubscribe = onNewEvents(nudge);
-  const running = loop();
 
   let stopped: Promise<void> | null = null;
   return {
     wake,
     stop() {
       stopped ??= (async () => {
-        stopping = true;
         unsubscribe();
         if (nudgeTimer) clearTimeout(nudgeTimer);
-        wake();
-        await running;
+        await loop.stop();
         await Promise.all(inFlight);
         await agent.destroy();
       })();

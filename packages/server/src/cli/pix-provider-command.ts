@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/database.js';
+import { attachLiveProviders } from '../pix/live/live-providers.js';
+import { checkProvider, describeProvider, registerWebhook } from '../pix/live/provider-admin.js';
+import {
+  findProviderSettings,
+  removeProviderSettings,
+  saveProviderSettings,
+} from '../pix/live/provider-settings.js';
+import type { ClientIdentity } from '../pix/live/client-certificate.js';
+import { createSecretBox } from '../shared/secret-box.js';
+import { fail, print, withDatabase } from './context.js';
+
+interface SetOptions {
+  store: string;
+  baseUrl: string;
+  tokenUrl?: string;
+  clientId: string;
+  clientSecretFile: string;
+  cert?: string;
+  key?: string;
+  pfx?: string;
+  passphraseFile?: string;
+  ca?: string;
+  json?: boolean;
+}
+
+function readOrExit(path: string, option: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    return fail(
+      `${option}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function identityOf(options: SetOptions): ClientIdentity {
+  if (options.pfx !== undefined) {
+    if (options.cert !== undefined || options.key !== undefined)
+      fail('give either --cert and --key, or --pfx, not both');
+    const passphrase =
+      options.passphraseFile === undefined
+        ? null
+        : readOrExit(options.passphraseFile, '--passphrase-file')
+            .toString('utf8')
+            .replace(/\r?\n$/, '');
+    return { pfx: readOrExit(options.pfx, '--pfx'), passphrase };
+  }
+  if (options.cert === undefined || options.key === undefined) {
+    fail(
+      'the client certificate is required: --cert <pem> --key <pem>, or --pfx <p12> [--passphrase-file <path>]',
+    );
+  }
+  return {
+    certPem: readOrExit(options.cert, '--cert').toString('utf8'),
+    keyPem: readOrExit(options.key, '--key').toString('utf8'),
+  };
+}
+
+/** Opens the database with the store's live providers attached, and closes both after `work`. */
+function withProviders<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
+  return withDatabase(async (db, config) => {
+    const providers = attachLiveProviders(db.kysely, {
+      secret: config.secret,
+      connectTimeoutMs: config.pspConnectTimeoutMs,
+      requestTimeoutMs: config.pspRequestTimeoutMs,
+    });
+    try {
+      return await work(db, config);
+    } catch (error) {
+      return fail((error as Error).message);
+    } finally {
+      await providers.close();
+    }
+  });
+}
+
+export function registerPixProviderCommand(program: Command): void {
+  const command = program
+    .command('pix-provider')
+    .description("a store's live Pix provider: a PSP speaking the Banco Central's API Pix (mTLS + OAuth2)");
+
+  command
+    .command('set')
+    .description('store (or replace) the PSP settings of a store; secrets are kept encrypted')
+    .requiredOption('--store <store_id>', 'the store')
+    .requiredOption('--base-url <url>', "the PSP's API Pix base URL, https://…/v2")
+    .requiredOption('--client-id <id>', 'OAuth2 client id')
+    .requiredOption('--client-secret-file <path>', 'file holding the OAuth2 client secret')
+    .option('--cert <pem>', 'client certificate (PEM)')
+    .option('--key <pem>', 'its private key (PEM, unencrypted)')
+    .option('--pfx <p12>', 'client certificate and key as PKCS#12 (.p12/.pfx)')
+    .option('--passphrase-file <path>', 'file holding the PKCS#12 passphrase')
+    .option('--ca <pem>', "extra CA to trust for the PSP's server certificate")
+    .option('--token-url <url>', 'OAuth2 token URL (default: <base-url>/oauth/token)')
+    .option('--json', 'print one JSON object')
+    .action(async (options: SetOptions) => {
+      const identity = identityOf(options);
+      const clientSecret = readOrExit(options.clientSecretFile, '--client-secret-file').toString('utf8');
+      const caPem = options.ca === undefined ? undefined : readOrExit(options.ca, '--ca').toString('utf8');
+      await withDatabase(async ({ kysely }, config) => {
+        let row;
+        try {
+          row = await saveProviderSettings(kysely, createSecretBox(config.secret), {
+            storeId: options.store,
+            baseUrl: options.baseUrl,
+            tokenUrl: options.tokenUrl,
+            clientId: options.clientId,
+            clientSecret,
+            identity,
+            caPem,
+          });
+        } catch (error) {
+          return fail((error as Error).message);
+        }
+        const shown = describeProvider(row);
+        print(
+          !!options.json,
+          shown,
+          `Saved the Pix provider of store ${row.store_id} (${row.base_url}); certificate ${shown.certificate.subject}, valid until ${shown.certificate.not_after}. Next: pix-provider check, then register-webhook.`,
+        );
+      });
+    });
+
+  command
+    .command('show')
+    .description("print a store's PSP settings (never a secret)")
+    .requiredOption('--store <store_id>', 'the store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }) => {
+        const row = await findProviderSettings(kysely, options.store);
+        if (!row) fail(`store ${options.store} has no Pix provider`);
+        const shown = describeProvider(row);
+        print(!!options.json, shown, JSON.stringify(shown, null, 2));
+      });
+    });
+
+  command
+    .command('check')
+    .description("get a token and list the last minute's charges at the PSP")
+    .requiredOption('--store <store_id>', 'the store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; json?: boolean }) => {
+      await withProviders(async ({ kysely }) => {
+        const charges = await checkProvider(kysely, options.store);
+        print(
+          !!options.json,
+          { ok: true, charges_last_minute: charges },
+          `The PSP answered: ${charges} charge(s) in the last minute.`,
+        );
+      });
+    });
+
+  command
+    .command('register-webhook')
+    .description(
+      'register <STOREFRONT_PUBLIC_URL>/callbacks/pix/<fresh token> at the PSP (the previous URL stops working)',
+    )
+    .requiredOption('--store <store_id>', 'the store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; json?: boolean }) => {
+      await withProviders(async ({ kysely }, config) => {
+        const webhookUrl = await registerWebhook(kysely, options.store, config.publicUrl);
+        print(!!options.json, { webhook_url: webhookUrl }, `Registered ${webhookUrl} (shown once).`);
+      });
+    });
+
+  command
+    .command('remove')
+    .description("delete a store's PSP settings (its live keys then get provider_not_configured)")
+    .requiredOption('--store <store_id>', 'the store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }) => {
+        const removed = await removeProviderSettings(kysely, options.store);
+        if (!removed) fail(`store ${options.store} has no Pix provider`);
+        print(
+          !!options.json,
+          { store_id: options.store, removed: true },
+          `Removed the Pix provider of store ${options.store}.`,
+        );
+      });
+    });
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { liveProvidersOf } from './live-providers.js';
+import { newCallbackToken, saveRegisteredWebhook } from './provider-settings.js';
+import type { PixProvidersTable } from './provider-settings.js';
+
+/** What `pix-provider show` prints: never a secret, the callback token masked. */
+export function describeProvider(row: PixProvidersTable) {
+  return {
+    store_id: row.store_id,
+    base_url: row.base_url,
+    token_url: row.token_url,
+    client_id: row.client_id,
+    certificate: { subject: row.certificate_subject, not_after: row.certificate_not_after },
+    webhook_url: row.webhook_url_masked,
+    webhook_registered_at: row.webhook_registered_at,
+  };
+}
+
+/**
+ * `PUT /webhook/{chave}` with a fresh callback URL; once the PSP accepted it the new token replaces
+ * the previous one. Returns the full URL, which is shown this once.
+ */
+export async function registerWebhook(
+  db: Kysely<Database>,
+  storeId: string,
+  publicUrl: string,
+): Promise<string> {
+  const provider = await liveProvidersOf(db).forStore(storeId);
+  const registered = newCallbackToken(publicUrl);
+  await provider.registerWebhook(registered.webhookUrl);
+  await saveRegisteredWebhook(db, storeId, registered);
+  return registered.webhookUrl;
+}
+
+/** Gets a token and lists the last minute's charges: proves URL, certificate, credentials and scopes. */
+export async function checkProvider(db: Kysely<Database>, storeId: string): Promise<number> {
+  const provider = await liveProvidersOf(db).forStore(storeId);
+  return provider.listRecentCharges(60_000);
+}

@@ -1,0 +1,25 @@
+import { ApiError } from '../../http/api-error.js';
+
+/**
+ * The PSP failed us (5xx, timeout, refused TLS, a problem+json answer, a malformed reply): 502, with a
+ * message naming what the PSP said, so the merchant can act on it. Nothing is written before it.
+ */
+export class ProviderError extends ApiError {
+  constructor(
+    message: string,
+    /** The PSP's HTTP status, or null when no answer arrived (connection, TLS, timeout). */
+    readonly pspStatus: number | null = null,
+  ) {
+    super(502, 'provider_error', message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** Not transient: retrying cannot help until an operator configures the store's PSP. */
+export function providerNotConfigured(): ApiError {
+  return new ApiError(
+    400,
+    'provider_not_configured',
+    'This store has no live Pix provider configured, so live keys cannot create, cancel or refund Pix payments. An operator sets one up with `storefront pix-provider set --store <store_id> …`; until then use a test key (sk_test_…).',
+  );
+}

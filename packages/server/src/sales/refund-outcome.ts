@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { recordEvent } from '../events/outbox.js';
+import type { Devolucao } from '../pix/providers/pix-provider.js';
+import { nextRefundCheckAt } from '../pix/live/reconcile-schedule.js';
+import { nowIso } from '../shared/time.js';
+import { toSale } from './sale-object.js';
+import type { Sale, SalesTable } from './sale-object.js';
+
+export interface RefundRequest {
+  refundId: string;
+  requestedAt: string;
+}
+
+/**
+ * Writes what the provider said about a refund, each outcome once (conditional updates):
+ * - `DEVOLVIDO`: the sale becomes `refunded`, `refund.status` `succeeded`, event `sale.refunded`;
+ * - `NAO_REALIZADO`: `refund.status` `failed` with the PSP's reason, event `sale.refund_failed`
+ *   (the sale stays approved and may be refunded again);
+ * - `EM_PROCESSAMENTO`: `refund.status` `pending`, checked again on the reconcile schedule.
+ * Returns the sale as it is afterwards.
+ */
+export async function applyRefundOutcome(
+  db: Kysely<Database>,
+  row: SalesTable,
+  request: RefundRequest,
+  devolucao: Pick<Devolucao, 'status' | 'reason'>,
+  scheduleMs?: readonly number[],
+): Promise<Sale> {
+  const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
+  const base = { refund_id: request.refundId, refund_requested_at: request.requestedAt };
+  // Only a refund not yet settled moves: a late or repeated answer changes nothing.
+  const open = (trx: Kysely<Database>) =>
+    trx
+      .updateTable('sales')
+      .where('id', '=', row.id)
+      .where('status', '=', 'approved')
+      .where((eb) =>
+        eb.or([
+          eb('refund_status', 'is', null),
+          eb('refund_status', '=', 'pending'),
+          eb('refund_id', '!=', request.refundId),
+        ]),
+      );
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    if (devolucao.status === 'EM_PROCESSAMENTO') {
+      const next = nextRefundCheckAt(request.requestedAt, new Date(now), scheduleMs);
+      const changes = {
+        ...base,
+        refund_status: 'pending' as const,
+        refund_failure_reason: null,
+        refund_next_check_at: next,
+      };
+      const result = await open(trx).set(changes).executeTakeFirst();
+      return toSale(result.numUpdatedRows > 0n ? { ...row, ...changes } : row);
+    }
+    const changes =
+      devolucao.status === 'DEVOLVIDO'
+        ? {
+            ...base,
+            status: 'refunded' as const,
+            refunded_at: now,
+            refund_status: 'succeeded' as const,
+            refund_failure_reason: null,
+            refund_next_check_at: null,
+          }
+        : {
+            ...base,
+            refund_status: 'failed' as const,
+            refund_failure_reason: devolucao.reason ?? 'The PSP could not return the payment.',
+            refund_next_check_at: null,
+          };
+    const result = await open(trx).set(changes).executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return toSale(row);
+    const sale = toSale({ ...row, ...changes });
+    const type = devolucao.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
+    await recordEvent(trx, { ...scope, type, object: sale });
+    return sale;
+  });
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll } from 'vitest';
+import { registerWebhook } from '../../src/pix/live/provider-admin.js';
+import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
+import { startPixReconciler } from '../../src/pix/live/reconciler.js';
+import type { Reconciler } from '../../src/pix/live/reconciler.js';
+import { createSecretBox } from '../../src/shared/secret-box.js';
+import { createStore } from '../../src/stores/stores.js';
+import { startFakePsp } from '../support/fake-psp.js';
+import type { FakePsp } from '../support/fake-psp.js';
+import type { TestApi } from '../support/test-api.js';
+import { testPki } from '../support/test-pki.js';
+import { silentLog } from '../webhooks/delivery-harness.js';
+
+/** The store's Pix key at the fake PSP (a random key, EVP). */
+export const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
+
+export interface LiveStore {
+  storeId: string;
+  /** A live key with every scope. */
+  key: string;
+  testKey: string;
+}
+
+/**
+ * For a suite: a fake PSP over mTLS and a reconciler (the worker's live Pix half) polling quickly.
+ * `liveStore()` makes a store configured the way `pix-provider set` and `register-webhook` do it,
+ * with the callback URL pointing at the test server.
+ */
+export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } = {}) {
+  let psp: FakePsp | undefined;
+  let reconciler: Reconciler | undefined;
+  beforeAll(async () => {
+    psp = await startFakePsp({ chave: CHAVE });
+    reconciler = startPixReconciler({
+      db: api.db,
+      log: silentLog,
+      scheduleMs: api.config.pixReconcileScheduleMs,
+      leaseMs: 10_000,
+      mail: api.config,
+      pollIntervalMs: options.reconcilerPollMs ?? 50,
+    });
+  });
+  afterAll(async () => {
+    await reconciler?.stop();
+    await psp?.close();
+  });
+
+  async function liveStore(
+    identity: 'pem' | 'pfx' = 'pem',
+    clientCert = testPki().client,
+  ): Promise<LiveStore> {
+    const pki = testPki();
+    const store = await createStore(api.db, { name: 'Loja Ao Vivo', pixKey: CHAVE });
+    await saveProviderSettings(api.db, createSecretBox(api.config.secret), {
+      storeId: store.id,
+      baseUrl: psp!.baseUrl,
+      clientId: psp!.clientId,
+      clientSecret: psp!.clientSecret,
+      tokenUrl: psp!.tokenUrl,
+      identity:
+        identity === 'pfx'
+          ? { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase }
+          : { certPem: clientCert.cert, keyPem: clientCert.key },
+      caPem: pki.ca.cert,
+    });
+    // A client the PSP refuses cannot register anything: such a store goes without a webhook.
+    if (clientCert === pki.client) await registerWebhook(api.db, store.id, api.baseUrl);
+    return {
+      storeId: store.id,
+      key: await api.createKey(store.id, undefined, 'live'),
+      testKey: await api.createKey(store.id, undefined, 'test'),
+    };
+  }
+
+  return { psp: () => psp!, reconciler: () => reconciler!, liveStore };
+}

@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePsp } from '../support/fake-psp.js';
+import type { FakePsp } from '../support/fake-psp.js';
+import { testPki } from '../support/test-pki.js';
+import { CHAVE } from './live-harness.js';
+
+const run = promisify(execFile);
+const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
+
+describe('storefront pix-provider set|show|check|register-webhook|remove (on SQLite, against the fake PSP)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sf-pix-provider-'));
+  const env = {
+    DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`,
+    STOREFRONT_PUBLIC_URL: 'https://pagamentos.example.com',
+    STOREFRONT_PSP_TIMEOUT_MS: '3000',
+  };
+  const file = (name: string, content: string | Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  let psp: FakePsp;
+  let storeId: string;
+  let baseArgs: string[];
+
+  /** Runs the CLI; resolves with the exit code, stdout and stderr whatever the outcome. */
+  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+        env: { ...process.env, ...env },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    psp = await startFakePsp({ chave: CHAVE });
+    const pki = testPki();
+    storeId = JSON.parse((await cli('stores', 'create', '--name', 'Loja CLI', '--json')).stdout).id;
+    baseArgs = [
+      'pix-provider',
+      'set',
+      '--store',
+      storeId,
+      '--base-url',
+      psp.baseUrl,
+      '--token-url',
+      psp.tokenUrl,
+      '--client-id',
+      psp.clientId,
+      '--client-secret-file',
+      file('secret.txt', `${psp.clientSecret}\n`),
+      '--ca',
+      file('ca.pem', pki.ca.cert),
+      '--json',
+    ];
+  });
+  afterAll(() => psp.close());
+
+  const pem = (name: 'client' | 'strangerClient' | 'expiredClient') => [
+    '--cert',
+    file(`${name}.crt`, testPki()[name].cert),
+    '--key',
+    file(`${name}.key`, testPki()[name].key),
+  ];
+
+  it('set refuses a store without a Pix key, a non-https URL, a key of another certificate and an expired certificate', async () => {
+    const noKey = await cli(...baseArgs, ...pem('client'));
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(
+      /has no Pix key: set it first with `storefront stores update .* --pix-key <chave>`/,
+    );
+
+    const updated = await cli('stores', 'update', storeId, '--pix-key', CHAVE, '--json');
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id: storeId, pix_key: CHAVE });
+
+    const http = await cli(
+      ...baseArgs.map((a) => (a === psp.baseUrl ? psp.baseUrl.replace('https:', 'http:') : a)),
+      ...pem('client'),
+    );
+    expect(http.code).toBe(1);
+    expect(http.stderr).toMatch(/--base-url must be https:\/\//);
+
+    const mismatched = await cli(
+      ...baseArgs,
+      '--cert',
+      file('mismatch.crt', testPki().client.cert),
+      '--key',
+      file('mismatch.key', testPki().strangerClient.key),
+    );
+    expect(mismatched.code).toBe(1);
+    expect(mismatched.stderr).toMatch(/certificate does not match the private key/);
+
+    const expired = await cli(...baseArgs, ...pem('expiredClient'));
+    expect(expired.code).toBe(1);
+    expect(expired.stderr).toMatch(/certificate expired on \d{4}-/);
+
+    expect((await cli('pix-provider', 'show', '--store', storeId)).code).toBe(1);
+  });
+
+  it('set stores it encrypted and show prints the certificate, never a secret; check asks the PSP for the last minute', async () => {
+    const set = await cli(...baseArgs, ...pem('client'));
+    expect(set.code).toBe(0);
+    const shown = JSON.parse((await cli('pix-provider', 'show', '--store', storeId, '--json')).stdout);
+    expect(shown).toEqual({
+      store_id: storeId,
+      base_url: psp.baseUrl,
+      token_url: psp.tokenUrl,
+      client_id: psp.clientId,
+      certificate: {
+        subject: expect.stringContaining('CN=loja-teste.example'),
+        not_after: expect.stringMatching(/Z$/),
+      },
+      webhook_url: null,
+      webhook_registered_at: null,
+    });
+    expect(JSON.parse(set.stdout)).toEqual(shown);
+    expect(set.stdout + set.stderr).not.toContain(psp.clientSecret);
+    // At rest: sealed, not readable in the database file.
+    const bytes = readFileSync(join(dir, 'cli.sqlite')).toString('latin1');
+    expect(bytes).not.toContain(psp.clientSecret);
+    expect(bytes).not.toContain(testPki().client.key.split('\n')[1]!);
+
+    const check = await cli('pix-provider', 'check', '--store', storeId, '--json');
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout)).toEqual({ ok: true, charges_last_minute: 0 });
+    const list = psp.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/cob?')).at(-1)!;
+    const query = new URL(list.path, 'https://x').searchParams;
+    expect(Date.parse(query.get('fim')!) - Date.parse(query.get('inicio')!)).toBe(60_000);
+  });
+
+  it('register-webhook puts a fresh URL at the PSP, prints it once, and show masks it', async () => {
+    const first = JSON.parse(
+      (await cli('pix-provider', 'register-webhook', '--store', storeId, '--json')).stdout,
+    );
+    expect(first.webhook_url).toMatch(
+      /^https:\/\/pagamentos\.example\.com\/callbacks\/pix\/[A-Za-z0-9_-]{43}$/,
+    );
+    expect(psp.webhooks.get(CHAVE)).toBe(first.webhook_url);
+    const shown = JSON.parse((await cli('pix-provider', 'show', '--store', storeId, '--json')).stdout);
+    const token = first.webhook_url.split('/').pop();
+    expect(shown.webhook_url).toBe(`https://pagamentos.example.com/callbacks/pix/${token.slice(0, 4)}…`);
+    expect(Date.parse(shown.webhook_registered_at)).not.toBeNaN();
+
+    const second = JSON.parse(
+      (await cli('pix-provider', 'register-webhook', '--store', storeId, '--json')).stdout,
+    );
+    expect(second.webhook_url).not.toBe(first.webhook_url);
+    expect(psp.webhooks.get(CHAVE)).toBe(second.webhook_url);
+  });
+
+  it('a PKCS#12 identity with its passphrase file works; a wrong passphrase is refused', async () => {
+    const pki = testPki();
+    const pfx = ['--pfx', file('client.p12', pki.clientPfx)];
+    const wrong = await cli(...baseArgs, ...pfx, '--passphrase-file', file('wrong.txt', 'errada\n'));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/PKCS#12 file cannot be opened/);
+    const ok = await cli(
+      ...baseArgs,
+      ...pfx,
+      '--passphrase-file',
+      file('pass.txt', `${pki.pfxPassphrase}\n`),
+    );
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).certificate.subject).toContain('CN=loja-teste.example');
+    expect((await cli('pix-provider', 'check', '--store', storeId)).code).toBe(0);
+  });
+
+  it('check fails with the PSP’s problem when the credentials are wrong; remove deletes the settings', async () => {
+    const wrongSecret = baseArgs.map((a) =>
+      a.endsWith('secret.txt') ? file('wrong-secret.txt', 'nope') : a,
+    );
+    expect((await cli(...wrongSecret, ...pem('client'))).code).toBe(0);
+    const check = await cli('pix-provider', 'check', '--store', storeId);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(/refused our credentials.*401 AcessoNegado/);
+
+    const removed = await cli('pix-provider', 'remove', '--store', storeId, '--json');
+    expect(JSON.parse(removed.stdout)).toEqual({ store_id: storeId, removed: true });
+    expect((await cli('pix-provider', 'show', '--store', storeId)).code).toBe(1);
+    expect((await cli('pix-provider', 'remove', '--store', storeId)).code).toBe(1);
+  });
+});
