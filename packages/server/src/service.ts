@@ -76,15 +76,6 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   };
 }
 
-/** Opens the database, migrates it and makes the Demo store on an empty one: once per node, at start. */
-export async function prepareDatabase(
-  config: Config,
-  log: ServiceLog,
-): Promise<{ db: Db; demo: { storeId: string; key: string } | null }> {
-  const db = await openServingDatabase(config.databaseUrl, log);
-  return { db, demo: await ensureDemoStore(db.kysely) };
-}
-
 /** Said once per node at start: PSPs and buyers reach the service at this origin. */
 export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
   if (

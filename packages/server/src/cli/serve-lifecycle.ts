@@ -1,4 +1,26 @@
+import type { Config } from '../config/config.js';
 import type { ServiceLog } from '../service.js';
+import { fail } from './context.js';
+
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use; stop the other process or set PORT to a free port',
+  EACCES: 'permission denied (ports below 1024 need privileges); set PORT to 1024 or above',
+  EADDRNOTAVAIL: 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)',
+};
+
+/**
+ * Why the service (or, with STOREFRONT_PROCESSES > 1, an HTTP process) could not listen, in one line
+ * naming PORT and HOST and a non-zero exit, instead of a stack trace.
+ */
+export async function exitIfCannotListen<T>(config: Config, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const reason = LISTEN_FAILURES[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason === undefined) throw error;
+    return fail(`cannot listen on HOST=${config.host} PORT=${config.port}: ${reason}.`);
+  }
+}
 
 /** Where to start: the API and its reference, on stdout once the service listens. */
 export function printListening(url: string): void {

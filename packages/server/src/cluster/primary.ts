@@ -1,10 +1,12 @@
 import cluster from 'node:cluster';
 import { pino } from 'pino';
-import { printDemoKey, printListening, stopOnSignals } from '../cli/serve-lifecycle.js';
+import { exitIfCannotListen, printDemoKey, printListening, stopOnSignals } from '../cli/serve-lifecycle.js';
 import type { Config } from '../config/config.js';
 import { startRateLimitPrimary } from '../http/rate-limit.js';
-import { prepareDatabase, startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../service.js';
+import { openServingDatabase } from '../db/migrate.js';
 import { watchProcess } from '../operations/metrics-plugin.js';
+import { startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../service.js';
+import { ensureDemoStore } from '../stores/demo-store.js';
 import { receiveNewEventsFromHttpProcesses, relayNewEventsToPrimary } from './new-events-relay.js';
 import { nodeMetricsFromPrimary, serveNodeMetrics } from './node-metrics.js';
 import { superviseHttpProcesses } from './supervisor.js';
@@ -20,7 +22,7 @@ export function serveWithProcesses(config: Config): Promise<void> {
 
 async function runHttpProcess(config: Config): Promise<void> {
   const nodeMetrics = config.metricsToken ? nodeMetricsFromPrimary() : null;
-  const service = await startHttpProcess(config, nodeMetrics?.render);
+  const service = await exitIfCannotListen(config, () => startHttpProcess(config, nodeMetrics?.render));
   const stopRelay = relayNewEventsToPrimary();
   stopOnSignals(service.app.log, async () => {
     await service.close();
@@ -31,8 +33,8 @@ async function runHttpProcess(config: Config): Promise<void> {
 
 async function runPrimary(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
-  // Before any HTTP process exists: migrations and the Demo store happen once, not once per process.
-  const { db, demo } = await prepareDatabase(config, log);
+  // Before any HTTP process exists: migrations happen once, not once per process.
+  const db = await openServingDatabase(config.databaseUrl, log);
   warnIfPublicUrlIsPlain(config, log);
   startRateLimitPrimary(); // the HTTP processes' rate-limit counters live here, so a key's limit is exact
   const stopReceiving = receiveNewEventsFromHttpProcesses();
@@ -52,15 +54,15 @@ async function runPrimary(config: Config): Promise<void> {
     })());
   stopOnSignals(log, close);
 
-  try {
-    const port = await supervisor.listening;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    log.info({ processes: config.processes, port }, 'serving with several HTTP processes');
-    printListening(`http://${host}:${port}`);
-    if (demo) printDemoKey(demo, `http://${host}:${port}`);
-  } catch (err) {
+  const port = await supervisor.listening.catch(async (err: unknown) => {
     log.error({ err }, 'the HTTP processes could not start');
     await close();
-    process.exit(1);
-  }
+    return process.exit(1);
+  });
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info({ processes: config.processes, port }, 'serving with several HTTP processes');
+  printListening(url);
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
+  if (demo) printDemoKey(demo, url);
 }

@@ -15,7 +15,7 @@ const FIRST_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 /** No wait after a healthy process dies; 100 ms, 200 ms, 400 ms … up to 30 s while they keep dying young. */
-function restartDelayMs(quickDeaths: number): number {
+export function restartDelayMs(quickDeaths: number): number {
   if (quickDeaths === 0) return 0;
   return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (quickDeaths - 1));
 }
