@@ -10,6 +10,12 @@ import { renderTable } from './lib/table.mjs';
 import { TARGETS, missedTargets, soakVerdict } from './lib/targets.mjs';
 
 const options = parseOptions(process.argv.slice(2));
+if (options.peer !== null) {
+  if (options.peer !== 'vendure') throw new Error(`--peer: only vendure is known, not ${options.peer}`);
+  const { runVendurePeer } = await import('./peer/vendure.mjs');
+  await runVendurePeer(options);
+  process.exit(0);
+}
 const startedAt = new Date().toISOString();
 const runId = startedAt.replace(/[:.]/g, '-');
 const machine = machineInfo();

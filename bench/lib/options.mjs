@@ -28,6 +28,10 @@ const USAGE = `npm run bench -- [--quick] [--only a,b] [--db sqlite,postgres] [-
                  20% of the CPU (default 120 in full mode, 0 in quick mode)
   --server       another build's bin/storefront.js, to compare a change against the current build
   --soak         seconds of the constant-load run (default 60 in full mode, 0 = none in quick mode)
+  --peer vendure instead of the scenarios: Storefront beside Vendure (installed from the npm registry
+                 into a temporary folder), get / list 20 / create in alternating rounds
+  --peer-products  products seeded through each system's API for --peer (default 1000)
+  --peer-rounds    alternating rounds for --peer (default 2)
   --no-save      do not write a result file`;
 
 export function parseOptions(argv) {
@@ -46,6 +50,9 @@ export function parseOptions(argv) {
       'quiet-wait': { type: 'string' },
       server: { type: 'string' },
       soak: { type: 'string' },
+      peer: { type: 'string' },
+      'peer-products': { type: 'string', default: '1000' },
+      'peer-rounds': { type: 'string', default: '2' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -77,5 +84,8 @@ export function parseOptions(argv) {
     profile: values.profile,
     logLevel: values['log-level'],
     save: !values['no-save'],
+    peer: values.peer ?? null,
+    peerProducts: Number(values['peer-products']),
+    peerRounds: Number(values['peer-rounds']),
   };
 }

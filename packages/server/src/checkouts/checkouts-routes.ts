@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
+import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
@@ -87,25 +88,27 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { storeId, livemode } = request.auth;
-      const checkout = await db.transaction().execute(async (trx) => {
-        const base = await findDefaultCheckout(trx, storeId);
-        const settings: CheckoutSettings = {
-          ...(JSON.parse(base.settings_json) as CheckoutSettings),
-          ...request.body.settings_json,
-        };
-        const row = await insertCheckout(trx, {
-          storeId,
-          name: request.body.name,
-          settings,
-          isDefault: false,
-        });
-        const object = toCheckout(row);
-        await recordEvent(trx, { storeId, type: 'checkout.created', livemode, object });
-        if (request.body.product_id)
-          await linkProductToCheckout(trx, request.auth, request.body.product_id, row.id);
-        return object;
-      });
-      return reply.code(201).send(checkout);
+      return sendCreation(request, reply, 201, (keep) =>
+        db.transaction().execute(async (trx) => {
+          const base = await findDefaultCheckout(trx, storeId);
+          const settings: CheckoutSettings = {
+            ...(JSON.parse(base.settings_json) as CheckoutSettings),
+            ...request.body.settings_json,
+          };
+          const row = await insertCheckout(trx, {
+            storeId,
+            name: request.body.name,
+            settings,
+            isDefault: false,
+          });
+          const object = toCheckout(row);
+          await recordEvent(trx, { storeId, type: 'checkout.created', livemode, object });
+          if (request.body.product_id)
+            await linkProductToCheckout(trx, request.auth, request.body.product_id, row.id);
+          await keep(trx, object);
+          return object;
+        }),
+      );
     },
   );
 

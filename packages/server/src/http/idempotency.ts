@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { createSecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
 import { CONTROL_CHARACTER } from './text-patterns.js';
@@ -32,14 +32,37 @@ declare module 'fastify' {
     idempotent?: boolean;
   }
   interface FastifyRequest {
+    /** The Idempotency-Key this request runs under, once it is known to be the first with it. */
     idempotencyKey: string | null;
+    /** Its answer, still to be stored (internal to this plugin and `sendCreation`). */
+    idempotentAnswer: PendingAnswer | null;
   }
+}
+
+/**
+ * Called by a creation inside its transaction, with the object it answers: the answer is then stored
+ * by the same commit as the change. Throws (rolling the change back) when a concurrent request with
+ * the same key committed first. Called before the writes a concurrent duplicate could collide with
+ * (a shared txid or external_id), the duplicate waits on the key itself; called last, its collision
+ * is still answered from the winner's row by `sendCreation`.
+ */
+export type KeepAnswer = (trx: Kysely<Database>, body: unknown) => Promise<void>;
+
+interface PendingAnswer {
+  storeId: string;
+  key: string;
+  fingerprint: string;
+  /** Kept answers can hold secrets (a webhook endpoint's signing secret): sealed at rest like them. */
+  box: SecretBox;
+  /** Set once the answer is stored: nothing is left for onSend to do. */
+  stored: boolean;
 }
 
 const HEADER = 'idempotency-key';
 const KEEP_MS = 24 * 60 * 60 * 1000;
 /** A first request still "in progress" after this long died with its process; its key is freed. */
 const ABANDONED_AFTER_MS = 60 * 1000;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
@@ -47,6 +70,8 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 }
 
 const conflict = (message: string) => new ApiError(409, 'idempotency_conflict', message, 'Idempotency-Key');
+const inFlightConflict = () =>
+  conflict('A request with this Idempotency-Key is still being processed. Retry later.');
 
 function fingerprintOf(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
@@ -58,80 +83,73 @@ function fingerprintOf(request: FastifyRequest): string {
 /** Bound to its row, so a sealed answer copied to another key does not open there. */
 const replayBinding = (storeId: string, key: string) => `idempotency:${storeId}:${key}`;
 
+function replay(reply: FastifyReply, row: IdempotencyKeysTable, box: SecretBox): FastifyReply {
+  const stored = row.response_body ?? '';
+  // Answers kept before they were sealed are JSON, which never starts like a sealed value.
+  const body = stored.startsWith('v1.') ? box.open(stored, replayBinding(row.store_id, row.key)) : stored;
+  return reply
+    .code(row.response_status ?? 200)
+    .header('Idempotent-Replayed', 'true')
+    .type(JSON_TYPE)
+    .send(body);
+}
+
+/** What an earlier request with this key answered: a replay, or 409 for another body or one in flight. */
+function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, answer: PendingAnswer): FastifyReply {
+  if (row.fingerprint !== answer.fingerprint) {
+    throw conflict('This Idempotency-Key was already used with another request body or path.');
+  }
+  if (row.state === 'in_progress') throw inFlightConflict();
+  return replay(reply, row, answer.box);
+}
+
+/** The live row of a key, if any: an expired one, or one abandoned by a dead process, is freed. */
+async function liveRow(
+  db: Kysely<Database>,
+  storeId: string,
+  key: string,
+): Promise<IdempotencyKeysTable | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const now = new Date();
+  const expired = row.expires_at <= now.toISOString();
+  const abandoned = row.state === 'in_progress' && row.created_at <= isoAfter(-ABANDONED_AFTER_MS, now);
+  if (!expired && !abandoned) return row;
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('store_id', '=', storeId)
+    .where('key', '=', key)
+    .where('created_at', '=', row.created_at)
+    .execute();
+  return undefined;
+}
+
+/** Thrown by `keep` to roll a creation back: a concurrent request with the key committed first. */
+class KeyTakenMeanwhile extends Error {}
+
 /**
- * Idempotency-Key on creations. The first request claims the key by inserting a row,
- * so the unique constraint, not memory, decides the race between processes; it stores its answer
- * when done. A retry with the same body replays that answer; anything else is 409.
+ * Idempotency-Key on creations. A key is remembered by the row holding its answer, written by the
+ * creation's own transaction when the route answers through `sendCreation` (every idempotent route
+ * does), or right after it is sent for an answer no transaction kept (a 4xx, an existing charge). The unique (store, key) index decides races between processes: a
+ * second request that reaches it finds the first's answer and replays it. Within a process, a
+ * request whose key is still in flight is 409 at once. Same key and body: the stored answer is
+ * replayed; another body or path: 409. 5xx answers are not kept, so a retry runs again.
  */
 export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
   async (app: FastifyInstance, { db, secret }) => {
     app.decorateRequest('idempotencyKey', null);
-    // Kept answers can hold secrets (a webhook endpoint's signing secret): sealed at rest like them.
-    const secretBox = createSecretBox(secret);
+    const box = createSecretBox(secret);
+    app.decorateRequest('idempotentAnswer', null);
+    /** Keys of this process's requests between their check and their answer, with their start time. */
+    const inFlight = new Map<string, number>();
+    const flightOf = (answer: PendingAnswer) => `${answer.storeId}\n${answer.key}`;
 
-    function replay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
-      const stored = row.response_body ?? '';
-      // Answers kept before they were sealed are JSON, which never starts like a sealed value.
-      const body = stored.startsWith('v1.')
-        ? secretBox.open(stored, replayBinding(row.store_id, row.key))
-        : stored;
-      return reply
-        .code(row.response_status ?? 200)
-        .header('Idempotent-Replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(body);
-    }
-
-    const deleteKey = (storeId: string, key: string) =>
-      db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('key', '=', key);
-
-    async function claim(
-      storeId: string,
-      key: string,
-      fingerprint: string,
-    ): Promise<IdempotencyKeysTable | null> {
-      const now = new Date();
-      try {
-        await db
-          .insertInto('idempotency_keys')
-          .values({
-            store_id: storeId,
-            key,
-            fingerprint,
-            state: 'in_progress',
-            response_status: null,
-            response_body: null,
-            created_at: now.toISOString(),
-            expires_at: isoAfter(KEEP_MS, now),
-          })
-          .execute();
-        return null;
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
-      const existing = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('store_id', '=', storeId)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      if (!existing) return claim(storeId, key, fingerprint); // freed meanwhile
-      const expired = existing.expires_at <= now.toISOString();
-      const abandoned =
-        existing.state === 'in_progress' && existing.created_at <= isoAfter(-ABANDONED_AFTER_MS, now);
-      if (expired || abandoned) {
-        const freed = await deleteKey(storeId, key)
-          .where('created_at', '=', existing.created_at)
-          .executeTakeFirst();
-        if (freed.numDeletedRows > 0n) return claim(storeId, key, fingerprint);
-      }
-      return existing;
-    }
-
-    async function claimOrReplay(
-      request: FastifyRequest,
-      reply: FastifyReply,
-    ): Promise<FastifyReply | undefined> {
+    async function checkKey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const key = request.headers[HEADER];
       if (key === undefined) return;
       if (typeof key !== 'string' || key.length < 1 || key.length > 255 || CONTROL_CHARACTER.test(key)) {
@@ -140,70 +158,134 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
           'Idempotency-Key',
         );
       }
-      const fingerprint = fingerprintOf(request);
-      const existing = await claim(request.auth.storeId, key, fingerprint);
-      if (existing === null) {
-        request.idempotencyKey = key;
-        return;
+      const answer: PendingAnswer = {
+        storeId: request.auth.storeId,
+        key,
+        fingerprint: fingerprintOf(request),
+        box,
+        stored: false,
+      };
+      const flight = flightOf(answer);
+      const since = inFlight.get(flight);
+      if (since !== undefined && Date.now() - since < ABANDONED_AFTER_MS) throw inFlightConflict();
+      inFlight.set(flight, Date.now());
+      try {
+        const row = await liveRow(db, answer.storeId, key);
+        if (row) {
+          inFlight.delete(flight);
+          return answerFrom(reply, row, answer); // an early answer: the handler does not run
+        }
+      } catch (error) {
+        inFlight.delete(flight);
+        throw error;
       }
-      if (existing.fingerprint !== fingerprint) {
-        throw conflict('This Idempotency-Key was already used with another request body or path.');
-      }
-      if (existing.state === 'in_progress') {
-        throw conflict('A request with this Idempotency-Key is still being processed. Retry later.');
-      }
-      return replay(reply, existing); // an early answer: the handler does not run
+      request.idempotencyKey = key;
+      request.idempotentAnswer = answer;
     }
 
-    // The answer is recorded once serialized, exactly as sent. 5xx answers are not kept, so a retry runs again.
-    async function recordAnswer(
+    // An answer no creation kept is stored once serialized, exactly as sent (4xx included, 5xx not).
+    async function storeSentAnswer(
       request: FastifyRequest,
       reply: FastifyReply,
       payload: unknown,
     ): Promise<unknown> {
-      const key = request.idempotencyKey;
-      if (key === null) return payload;
-      request.idempotencyKey = null;
-      if (reply.statusCode >= 500) {
-        // Often the database itself is what failed: then the key frees itself as abandoned, and the
-        // answer the client gets stays the 5xx rather than a failure to forget the key.
-        await deleteKey(request.auth.storeId, key)
-          .execute()
-          .catch((error: unknown) =>
-            request.log.warn({ error: (error as Error).message }, 'idempotency key not freed'),
-          );
-      } else {
-        await db
-          .updateTable('idempotency_keys')
-          .set({
-            state: 'done',
-            response_status: reply.statusCode,
-            response_body: secretBox.seal(String(payload ?? ''), replayBinding(request.auth.storeId, key)),
-          })
-          .where('store_id', '=', request.auth.storeId)
-          .where('key', '=', key)
-          .execute();
+      const answer = request.idempotentAnswer;
+      if (answer === null) return payload;
+      request.idempotentAnswer = null;
+      try {
+        if (!answer.stored && reply.statusCode < 500) {
+          await insertAnswer(db, answer, reply.statusCode, String(payload ?? ''));
+        }
+      } finally {
+        inFlight.delete(flightOf(answer));
       }
       return payload;
     }
 
     // A request that never reached onSend (client gone) must not hold its key.
-    async function releaseUnanswered(request: FastifyRequest): Promise<void> {
-      if (request.idempotencyKey === null) return;
-      await deleteKey(request.auth.storeId, request.idempotencyKey)
-        .where('state', '=', 'in_progress')
-        .execute();
+    async function release(request: FastifyRequest): Promise<void> {
+      const answer = request.idempotentAnswer;
+      if (answer !== null) inFlight.delete(flightOf(answer));
     }
 
     // Only operations marked idempotent carry these hooks, so no other request pays for them.
     app.addHook('onRoute', (route) => {
       if (!route.config?.idempotent) return;
-      route.preHandler = [...asArray(route.preHandler), claimOrReplay];
-      route.onSend = [...asArray(route.onSend), recordAnswer];
-      route.onResponse = [...asArray(route.onResponse), releaseUnanswered];
+      route.preHandler = [...asArray(route.preHandler), checkKey];
+      route.onSend = [...asArray(route.onSend), storeSentAnswer];
+      route.onResponse = [...asArray(route.onResponse), release];
     });
   },
 );
+
+/** Stores an answer; false when the key already has one (a concurrent request committed first). */
+async function insertAnswer(
+  db: Kysely<Database>,
+  answer: PendingAnswer,
+  status: number,
+  body: string,
+): Promise<boolean> {
+  const now = new Date();
+  const result = await db
+    .insertInto('idempotency_keys')
+    .values({
+      store_id: answer.storeId,
+      key: answer.key,
+      fingerprint: answer.fingerprint,
+      state: 'done',
+      response_status: status,
+      response_body: answer.box.seal(body, replayBinding(answer.storeId, answer.key)),
+      created_at: now.toISOString(),
+      expires_at: isoAfter(KEEP_MS, now),
+    })
+    .onConflict((oc) => oc.columns(['store_id', 'key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/**
+ * Runs a creation and sends its answer with `status`. With an Idempotency-Key, `create` hands `keep`
+ * to its service, which calls it inside its transaction, so the change, its event and the
+ * stored answer are one commit. The text sent is the text stored. A creation may set another status
+ * for an answer it does not keep (e.g. an existing charge, 200); that one is stored when sent.
+ */
+export async function sendCreation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  create: (keep: KeepAnswer) => Promise<unknown>,
+): Promise<FastifyReply> {
+  const answer = request.idempotentAnswer;
+  const kept: { body?: unknown; payload?: string } = {};
+  const keep: KeepAnswer = async (trx, body) => {
+    if (answer === null) return;
+    const payload = String(reply.code(status).serialize(body));
+    if (!(await insertAnswer(trx, answer, status, payload))) throw new KeyTakenMeanwhile();
+    Object.assign(kept, { body, payload });
+  };
+  reply.code(status);
+  let body: unknown;
+  try {
+    body = await create(keep);
+  } catch (error) {
+    if (answer === null) throw error;
+    // A request with this key in another process may have committed meanwhile: then its answer is this
+    // one's too, whether this one found the key taken or collided with its change (a slug, a txid).
+    const taken = error instanceof KeyTakenMeanwhile;
+    const row = await liveRow(request.server.db, answer.storeId, answer.key).catch((lookup: unknown) => {
+      throw taken ? lookup : error;
+    });
+    if (!row) {
+      if (taken) throw inFlightConflict();
+      throw error;
+    }
+    answer.stored = true; // by the request that won
+    return answerFrom(reply, row, answer);
+  }
+  if (answer === null || kept.payload === undefined || kept.body !== body) return reply.send(body);
+  answer.stored = true;
+  return reply.code(status).type(JSON_TYPE).send(kept.payload);
+}
 
 /** Forgets keys past their 24 hours; run periodically by the maintenance loop. */
 export async function purgeExpiredIdempotencyKeys(db: Kysely<Database>): Promise<number> {

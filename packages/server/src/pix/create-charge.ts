@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
+import type { KeepAnswer } from '../http/idempotency.js';
 import { Money } from '../http/schemas.js';
 import { countPixCharge } from '../operations/metrics.js';
 import { invalidRequest } from '../http/api-error.js';
@@ -98,6 +99,8 @@ export interface CreateChargeOptions {
   idempotencyKey?: string | undefined;
   /** When pending live charges are next checked at the PSP (STOREFRONT_PIX_RECONCILE_SCHEDULE). */
   reconcileScheduleMs?: readonly number[];
+  /** Stores the API's answer in the charge's transaction (an Idempotency-Key), see `sendCreation`. */
+  keep?: KeepAnswer | undefined;
 }
 
 /** A digest of (store, mode, key, body): the same retried request, and only it, gets the same txid. */
@@ -171,8 +174,11 @@ export async function createCharge(
   };
   try {
     const charge = await db.transaction().execute(async (trx) => {
-      await insertCharge(trx, row);
       const object = toPixCharge(row, nowIso());
+      // The API's answer first (an Idempotency-Key): a concurrent duplicate in another process then
+      // waits on the key and replays, rather than tripping on the txid it shares (live) or the external_id.
+      await options.keep?.(trx, object);
+      await insertCharge(trx, row);
       await recordEvent(trx, { ...scope, type: 'pix.created', object });
       return object;
     });

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { invalidRequest, notFound } from '../http/api-error.js';
+import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { nowIso } from '../shared/time.js';
@@ -55,15 +56,18 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
         response: { 200: PixCharge, 201: PixCharge, ...errorResponses(400, 409, 502, 503) },
       },
     },
-    async (request, reply) => {
-      const idempotencyKey = request.headers['idempotency-key'];
-      const { charge, created, mismatch } = await createCharge(db, request.auth, request.body, {
-        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
-        reconcileScheduleMs: app.config.pixReconcileScheduleMs,
-      });
-      if (mismatch.length > 0) reply.header(EXTERNAL_ID_MISMATCH_HEADER, mismatch.join(', '));
-      return reply.code(created ? 201 : 200).send(charge);
-    },
+    async (request, reply) =>
+      sendCreation(request, reply, 201, async (keep) => {
+        const idempotencyKey = request.headers['idempotency-key'];
+        const { charge, created, mismatch } = await createCharge(db, request.auth, request.body, {
+          idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+          reconcileScheduleMs: app.config.pixReconcileScheduleMs,
+          keep,
+        });
+        if (mismatch.length > 0) reply.header(EXTERNAL_ID_MISMATCH_HEADER, mismatch.join(', '));
+        if (!created) reply.code(200);
+        return charge;
+      }),
   );
 
   app.get(

@@ -4,6 +4,7 @@ import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
+import type { KeepAnswer } from '../http/idempotency.js';
 import { isUuid, newUuid } from '../shared/ids.js';
 import { toCents } from '../shared/money.js';
 import { nowIso } from '../shared/time.js';
@@ -66,10 +67,12 @@ function toColumns(fields: UpdateProductBody): Partial<ProductsTable> {
   };
 }
 
+/** `keep` stores the API's answer in the same transaction (an Idempotency-Key), see `sendCreation`. */
 export async function createProduct(
   db: Kysely<Database>,
   ctx: WriteContext,
   body: CreateProductBody,
+  keep?: KeepAnswer,
 ): Promise<Product> {
   const { storeId, livemode } = ctx;
   return retryOnUniqueViolation(CREATE_ATTEMPTS, () =>
@@ -91,6 +94,7 @@ export async function createProduct(
       await insertProduct(trx, row);
       const object = toProduct(row);
       await recordEvent(trx, { storeId, type: 'product.created', livemode, object });
+      await keep?.(trx, object);
       return object;
     }),
   );

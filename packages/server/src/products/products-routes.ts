@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { sendCreation } from '../http/idempotency.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { Product, toProduct } from './product-object.js';
 import { CreateProductBody, ListProductsQuery, UpdateProductBody } from './product-schemas.js';
@@ -46,7 +47,8 @@ export async function productsRoutes(parent: FastifyInstance): Promise<void> {
         response: { 201: Product, ...errorResponses(400, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createProduct(db, request.auth, request.body)),
+    async (request, reply) =>
+      sendCreation(request, reply, 201, (keep) => createProduct(db, request.auth, request.body, keep)),
   );
 
   app.get(

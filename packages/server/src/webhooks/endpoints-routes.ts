@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EventTypeSchema } from '../events/event-types.js';
 import type { EventType } from '../events/event-types.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
+import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, Nullable, errorResponses } from '../http/schemas.js';
 import { isUuid, newUuid } from '../shared/ids.js';
@@ -147,13 +148,17 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
         updated_at: now,
         deleted_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        if ((await countStoreEndpoints(trx, storeId)) >= MAX_ENDPOINTS_PER_STORE) {
-          throw invalidRequest(`A store can have at most ${MAX_ENDPOINTS_PER_STORE} webhook endpoints.`);
-        }
-        await insertEndpoint(trx, row);
-      });
-      return reply.code(201).send({ ...toWebhookEndpoint(row), secret });
+      return sendCreation(request, reply, 201, (keep) =>
+        db.transaction().execute(async (trx) => {
+          if ((await countStoreEndpoints(trx, storeId)) >= MAX_ENDPOINTS_PER_STORE) {
+            throw invalidRequest(`A store can have at most ${MAX_ENDPOINTS_PER_STORE} webhook endpoints.`);
+          }
+          await insertEndpoint(trx, row);
+          const object = { ...toWebhookEndpoint(row), secret };
+          await keep(trx, object);
+          return object;
+        }),
+      );
     },
   );
 
@@ -260,13 +265,17 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
         response: { 200: WebhookEndpointWithSecret, ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const overlapHours = request.body?.expires_in_hours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
-      return db.transaction().execute(async (trx) => {
-        const current = await endpointOr404(trx, request, request.params.id);
-        const { row, secret } = await rotateEndpointSecret(trx, current, overlapHours, secretBox);
-        return { ...toWebhookEndpoint(row), secret };
-      });
+      return sendCreation(request, reply, 200, (keep) =>
+        db.transaction().execute(async (trx) => {
+          const current = await endpointOr404(trx, request, request.params.id);
+          const { row, secret } = await rotateEndpointSecret(trx, current, overlapHours, secretBox);
+          const object = { ...toWebhookEndpoint(row), secret };
+          await keep(trx, object);
+          return object;
+        }),
+      );
     },
   );
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
@@ -141,4 +143,185 @@ describeEachDatabase('Idempotency-Key', (api) => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.text).toBe(first.text);
   });
+
+  const keyRow = (key: string) =>
+    api.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+
+  it('a creation stores its answer with the change: the text sent is the text kept', async () => {
+    const product = await api
+      .as(key)
+      .post('/products', { nome: 'Idem produto', preco: 10 }, { 'idempotency-key': 'k-p' });
+    const charge = await api.as(key).post('/payments/pix', { amount: 3 }, { 'idempotency-key': 'k-pix' });
+    for (const [k, res] of [
+      ['k-p', product],
+      ['k-pix', charge],
+    ] as const) {
+      expect(res.status).toBe(201);
+      const row = await keyRow(k);
+      expect([row.state, row.response_status]).toEqual(['done', 201]);
+      expect(row.response_body).toMatch(/^v1\./); // sealed; the replay below opens it
+    }
+    const again = await api.as(key).post('/payments/pix', { amount: 3 }, { 'idempotency-key': 'k-pix' });
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([
+      201,
+      charge.text,
+      'true',
+    ]);
+  });
+
+  it('a 4xx answer of a creation is kept too, and replayed', async () => {
+    const body = { nome: 'Idem slug', preco: 10, slug: 'idem-slug' };
+    await api.as(key).post('/products', body);
+    const first = await api.as(key).post('/products', body, { 'idempotency-key': 'k-400' });
+    expectError(first, 400, 'invalid_request', 'slug');
+    const second = await api.as(key).post('/products', body, { 'idempotency-key': 'k-400' });
+    expect([second.status, second.text, second.headers.get('idempotent-replayed')]).toEqual([
+      400,
+      first.text,
+      'true',
+    ]);
+  });
+
+  /**
+   * Plays another process: `hold` writes in a transaction of its own connection, `request` starts,
+   * and once the request's transaction waits on that one, it commits. Only PostgreSQL lets a second
+   * connection hold a write uncommitted while this process runs (a second SQLite connection in one
+   * process would block its event loop on the write lock).
+   */
+  async function commitWhileWaiting<T>(
+    hold: (other: pg.Client) => Promise<unknown>,
+    request: () => Promise<T>,
+  ): Promise<T> {
+    const other = new pg.Client({ connectionString: api.database.url });
+    await other.connect();
+    try {
+      await other.query(`set search_path to ${api.database.env.PGOPTIONS!.split('=')[1]}`);
+      await other.query('begin');
+      await hold(other);
+      const otherPid = (await other.query('select pg_backend_pid() as pid')).rows[0].pid;
+      const pending = request();
+      const admin = new pg.Client({ connectionString: api.database.url });
+      await admin.connect();
+      try {
+        for (;;) {
+          const { rows } = await admin.query(
+            'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+            [otherPid],
+          );
+          if (rows[0].n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        await admin.end();
+      }
+      await other.query('commit');
+      return await pending;
+    } finally {
+      await other.end();
+    }
+  }
+
+  const insertKey = (other: pg.Client, k: string, fingerprint: string, body: string) => {
+    const now = new Date();
+    return other.query(`insert into idempotency_keys values ($1, $2, $3, 'done', 201, $4, $5, $6)`, [
+      storeId,
+      k,
+      fingerprint,
+      body,
+      now.toISOString(),
+      new Date(now.getTime() + 86_400_000).toISOString(),
+    ]);
+  };
+  const productsNamed = async (nome: string) =>
+    (
+      await api.db
+        .selectFrom('products')
+        .select('id')
+        .where('store_id', '=', storeId)
+        .where('nome', '=', nome)
+        .execute()
+    ).length;
+
+  it.skipIf(api.dialect !== 'postgres')(
+    'a creation that meets the key committed by another process meanwhile is rolled back',
+    async () => {
+      const answer = await commitWhileWaiting(
+        (other) => insertKey(other, 'k-race-2', 'another body', '{}'),
+        () =>
+          api
+            .as(key)
+            .post('/products', { nome: 'Idem rolled back', preco: 1 }, { 'idempotency-key': 'k-race-2' }),
+      );
+      expectError(answer, 409, 'idempotency_conflict', 'Idempotency-Key');
+      expect(await productsNamed('Idem rolled back')).toBe(0);
+    },
+  );
+
+  it.skipIf(api.dialect !== 'postgres')(
+    'a duplicate from another process waits for the first to commit, then replays its answer',
+    async () => {
+      const body = { amount: 3.21 };
+      const charges = async () =>
+        (
+          await api.db
+            .selectFrom('pix_charges')
+            .select('id')
+            .where('store_id', '=', storeId)
+            .where('amount_cents', '=', 321)
+            .execute()
+        ).length;
+      // The same request under another key: its row holds this body's fingerprint, its answer is a charge.
+      const probe = await api.as(key).post('/payments/pix', body, { 'idempotency-key': 'k-race-pix-probe' });
+      const { fingerprint } = await keyRow('k-race-pix-probe');
+      const before = await charges();
+      const answer = await commitWhileWaiting(
+        (other) => insertKey(other, 'k-race-pix', fingerprint, probe.text),
+        () => api.as(key).post('/payments/pix', body, { 'idempotency-key': 'k-race-pix' }),
+      );
+      expect([answer.status, answer.text, answer.headers.get('idempotent-replayed')]).toEqual([
+        201,
+        probe.text,
+        'true',
+      ]);
+      expect(await charges()).toBe(before);
+    },
+  );
+
+  it.skipIf(api.dialect !== 'postgres')(
+    "a creation whose change collides with one committed meanwhile under its key answers from that key's row",
+    async () => {
+      const template = await api.as(key).post('/products', { nome: 'Idem template', preco: 1 });
+      const answer = await commitWhileWaiting(
+        async (other) => {
+          // The other process's product takes the slug this request asks for.
+          await other.query(
+            'create temp table copied on commit drop as select * from products where id = $1',
+            [template.body.id],
+          );
+          await other.query(
+            `update copied set id = $1, slug = 'idem-race-slug', codigo = 'PRD-RACESLUG', nome = 'Idem race winner'`,
+            [randomUUID()],
+          );
+          await other.query('insert into products select * from copied');
+          await insertKey(other, 'k-race-slug', 'another body', '{}');
+        },
+        () =>
+          api
+            .as(key)
+            .post(
+              '/products',
+              { nome: 'Idem race loser', preco: 1, slug: 'idem-race-slug' },
+              { 'idempotency-key': 'k-race-slug' },
+            ),
+      );
+      // Not the 400 of a slug taken: the key's first request decides the answer.
+      expectError(answer, 409, 'idempotency_conflict', 'Idempotency-Key');
+      expect(await productsNamed('Idem race loser')).toBe(0);
+    },
+  );
 });

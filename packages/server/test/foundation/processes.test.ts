@@ -26,7 +26,10 @@ interface Answer {
  * One request on a connection of its own (no keep-alive): node:cluster hands out connections, not
  * requests, so this is what spreads requests over the HTTP processes.
  */
-function onNewConnection(url: string, options: { method?: string; key?: string; body?: unknown } = {}) {
+function onNewConnection(
+  url: string,
+  options: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise<Answer>((resolve, reject) => {
     const req = request(url, {
@@ -35,6 +38,7 @@ function onNewConnection(url: string, options: { method?: string; key?: string; 
       headers: {
         ...(options.key && { authorization: `Bearer ${options.key}` }),
         ...(payload && { 'content-type': 'application/json' }),
+        ...options.headers,
       },
     });
     req.on('response', (res) => {
@@ -179,6 +183,40 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     const delivered = receiver.requests.map((req) => String(req.headers['service-event-id']));
     expect(delivered.sort()).toEqual(events.map((event) => event.id).sort());
   }, 90_000);
+
+  it('one Idempotency-Key sent to both processes at once makes one product; the others replay it or are 409', async () => {
+    // Keys of one store share its Idempotency-Keys; four keys keep the burst under each key's limit.
+    const keys = await Promise.all(Array.from({ length: 4 }, () => api.createKey(demo.storeId)));
+    const body = { nome: 'Uma vez entre processos', preco: 10 };
+    const answers = await Promise.all(
+      keys.flatMap((key) =>
+        Array.from({ length: RATE_LIMIT - 1 }, () =>
+          onNewConnection(`${url}/api/public/v1/products`, {
+            method: 'POST',
+            key,
+            body,
+            headers: { 'idempotency-key': 'across-processes' },
+          }),
+        ),
+      ),
+    );
+    expect(new Set(await servedBy(answers))).toEqual(new Set(httpPids));
+    const created = answers.filter((res) => res.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(created.filter((res) => res.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(new Set(created.map((res) => res.body.id)).size).toBe(1);
+    // 409 only for a request that met the first still running in its own process.
+    for (const res of answers.filter((r) => r.status !== 201)) {
+      expect([res.status, res.body.error.code]).toEqual([409, 'idempotency_conflict']);
+    }
+    const rows = await api.db
+      .selectFrom('products')
+      .select('id')
+      .where('store_id', '=', demo.storeId)
+      .where('nome', '=', body.nome)
+      .execute();
+    expect(rows).toEqual([{ id: created[0]!.body.id }]);
+  });
 
   it('replaces an HTTP process that dies', async () => {
     const [killed, survivor] = httpPids as [number, number];

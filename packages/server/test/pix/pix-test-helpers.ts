@@ -1,13 +1,32 @@
+import fc from 'fast-check';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { TestApi } from '../support/test-api.js';
 import { fromBool } from '../../src/db/schema.js';
+import { buildBrCode } from '../../src/pix/brcode/index.js';
 import type { PixChargesTable } from '../../src/pix/pix-charge-object.js';
 import { prefixedId } from '../../src/shared/ids.js';
 import { isoAfter, nowIso } from '../../src/shared/time.js';
 
 // jsqr's typings declare `export default` over a UMD bundle; under NodeNext the function is one level down.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+
+/** Random BR Code payloads from these keys and names, with any amount and txid. */
+export function brCodes(fields: {
+  key: fc.Arbitrary<string>;
+  name: fc.Arbitrary<string>;
+  city: fc.Arbitrary<string>;
+}): fc.Arbitrary<string> {
+  const amountAndTxid = {
+    cents: fc.integer({ min: 1, max: 100_000_000 }),
+    txid: fc.stringMatching(/^[A-Za-z0-9]{1,25}$/),
+  };
+  return fc
+    .record({ ...fields, ...amountAndTxid })
+    .map(({ key, name, city, cents, txid }) =>
+      buildBrCode({ pixKey: key, merchantName: name, merchantCity: city, amount: cents / 100, txid }),
+    );
+}
 
 /** Decodes a base64 PNG QR code back to its text. */
 export function decodeQr(base64: string): string | undefined {

@@ -163,9 +163,10 @@ describeWhen(
       }
 
       /**
-       * A request retried after its node was killed mid-request: its Idempotency-Key stays claimed by
-       * the dead request until abandoned (60 s), so the retry is told 409 `idempotency_conflict`, as a
-       * client is. That is the documented answer, not a failure; the load goes on with the next item.
+       * A request retried after its node was killed mid-request. Its Idempotency-Key is written only
+       * with its answer, in the creation's transaction, so the dead request left nothing and the retry
+       * runs again; a 409 `idempotency_conflict` (the key of a request still running) is still the
+       * documented answer to such a retry, not a failure: the load goes on with the next item.
        */
       let ambiguous = 0;
       const lostInFlight = (response: PlainResponse & { retried: boolean }) => {

@@ -7,6 +7,14 @@ export interface CellGrid {
 }
 
 /**
+ * zlib level 4, the fastest of the lazy-matching levels: on Pix QR images it compresses about as
+ * well as the default 6 (685 against 712 bytes for a typical charge) in half the time (~75 against
+ * ~160 µs). Levels 1-3 are faster still but nearly double the image, which every answer, event and
+ * stored charge then carries.
+ */
+const DEFLATE_LEVEL = 4;
+
+/**
  * Encodes a cell grid as a 1-bit grayscale PNG: each cell becomes `scale` x `scale` pixels, with a
  * light border of `margin` cells. Black and white only, so the image is small (under 1 KB for a Pix
  * QR) and fast to compress: several times faster than going through an RGBA encoder.
@@ -36,7 +44,7 @@ export function encodeMonochromePng(grid: CellGrid, scale: number, margin: numbe
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
+    chunk('IDAT', deflateSync(raw, { level: DEFLATE_LEVEL })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -1,0 +1,46 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import QRCode from 'qrcode';
+import { qrSymbol } from '../../src/pix/brcode/qr-symbol.js';
+import { brCodes } from './pix-test-helpers.js';
+
+const library = (payload: string) => QRCode.create(payload, { errorCorrectionLevel: 'M' });
+
+describe('qrSymbol', () => {
+  it('is the symbol qrcode makes, module for module, for random BR Codes', () => {
+    const masks = new Set<number>();
+    fc.assert(
+      fc.property(
+        brCodes({
+          key: fc.oneof(
+            fc.uuid(),
+            fc.stringMatching(/^[a-z0-9._]{1,50}@[a-z]{1,12}\.com\.br$/),
+            fc.stringMatching(/^\+55[0-9]{10,11}$/),
+          ),
+          name: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,24}$/),
+          city: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,14}$/),
+        }),
+        (payload) => {
+          const expected = library(payload);
+          masks.add(expected.maskPattern!);
+          const symbol = qrSymbol(payload);
+          expect(symbol.size).toBe(expected.modules.size);
+          expect(Buffer.from(symbol.data).equals(Buffer.from(expected.modules.data))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // The property only means something if the library's choice varied.
+    expect(masks.size).toBeGreaterThan(3);
+  });
+
+  it('agrees with qrcode on any text, every version size included', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 600 }), (text) => {
+        const expected = library(text);
+        expect(Buffer.from(qrSymbol(text).data).equals(Buffer.from(expected.modules.data))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
