@@ -22,7 +22,7 @@ export interface RunningService {
   app: FastifyInstance;
   db: Db;
   url: string;
-  demo: { storeId: string; key: string } | null;
+  demo: { storeId: string; key: string; pagePath: string } | null;
   close(): Promise<void>;
 }
 
@@ -80,7 +80,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
 export async function prepareDatabase(
   config: Config,
   log: ServiceLog,
-): Promise<{ db: Db; demo: { storeId: string; key: string } | null }> {
+): Promise<{ db: Db; demo: { storeId: string; key: string; pagePath: string } | null }> {
   const db = await openServingDatabase(config.databaseUrl, log);
   return { db, demo: await ensureDemoStore(db.kysely) };
 }
