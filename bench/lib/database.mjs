@@ -76,6 +76,7 @@ export async function prepareDatabase({ kind, pgUrl, seedCount }) {
         databaseUrl: place.databaseUrl,
         serverEnv: place.serverEnv,
         storeId: store.id,
+        handle: store.handle,
         checkoutId: store.default_checkout_id,
         key: key.key,
         productIds,

@@ -95,6 +95,7 @@ export async function runDatabase({ kind, options, baseline, runId }) {
       headers: { authorization: `Bearer ${database.key}` },
       productIds: database.productIds,
       checkoutId: database.checkoutId,
+      handle: database.handle,
       runId: `bench-${randomBytes(4).toString('hex')}`,
       counter: 0,
     };

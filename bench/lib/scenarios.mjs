@@ -1,6 +1,6 @@
 // What each scenario sends. `make(ctx)` returns `next()`, called once per request, so ids,
 // cursors, names and Idempotency-Keys vary per request as they would in production.
-import { requestJson } from './http.mjs';
+import { request, requestJson } from './http.mjs';
 
 const PREFIX = '/api/public/v1';
 const DESCRIPTION = 'Aulas gravadas, material em PDF e certificado. Produto criado pelo benchmark.';
@@ -111,6 +111,24 @@ export const SCENARIOS = [
     needs: [['get', '/checkouts/{id}']],
     targetRatio: null,
     make: (ctx) => () => get(ctx, `/checkouts/${ctx.checkoutId}`),
+  },
+  {
+    // The hosted purchase page (outside the API, no key): store by handle, active product by slug,
+    // its checkout, the bump, and the HTML rendered from TSX with a fresh CSP nonce.
+    name: 'page-get',
+    title: 'GET /p/{handle}/{slug} (purchase page)',
+    needs: [['get', '/checkouts/{id}']],
+    targetRatio: null,
+    prepare: async (ctx) => {
+      const page = await requestJson(`${ctx.origin}${PREFIX}/products?limit=100&ativo=true`, {
+        headers: ctx.headers,
+      });
+      ctx.pageSlugs = page.data.map((product) => product.slug);
+      const probe = await request(`${ctx.origin}/p/${ctx.handle}/${ctx.pageSlugs[0]}`);
+      if (probe.status !== 200) throw new Error(`the purchase page answered ${probe.status}`);
+      return `${ctx.pageSlugs.length} product pages of /p/${ctx.handle}`;
+    },
+    make: (ctx) => () => ({ method: 'GET', path: `/p/${ctx.handle}/${pick(ctx.pageSlugs)}`, headers: {} }),
   },
 ];
 

@@ -140,6 +140,36 @@ export function checks(): unknown[] {
     out.push(serverToClient, clientToServer, keys);
   }
   {
+    const serverToClient: Client.Coupon = server<Schemas['Coupon']>();
+    const clientToServer: Schemas['Coupon'] = client<Client.Coupon>();
+    const keys: KeysMatch<Client.Coupon, Schemas['Coupon']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CouponCreateParams = server<Body<'/coupons', 'post'>>();
+    const clientToServer: Body<'/coupons', 'post'> = client<Client.CouponCreateParams>();
+    const keys: KeysMatch<Client.CouponCreateParams, Body<'/coupons', 'post'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CouponUpdateParams = server<Body<'/coupons/{id}', 'patch'>>();
+    const clientToServer: Body<'/coupons/{id}', 'patch'> = client<Client.CouponUpdateParams>();
+    const keys: KeysMatch<Client.CouponUpdateParams, Body<'/coupons/{id}', 'patch'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CouponListParams = server<Query<'/coupons'>>();
+    const clientToServer: Query<'/coupons'> = client<Client.CouponListParams>();
+    const keys: KeysMatch<Client.CouponListParams, Query<'/coupons'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CheckoutUpdateParams = server<Body<'/checkouts/{id}', 'patch'>>();
+    const clientToServer: Body<'/checkouts/{id}', 'patch'> = client<Client.CheckoutUpdateParams>();
+    const keys: KeysMatch<Client.CheckoutUpdateParams, Body<'/checkouts/{id}', 'patch'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
     type Rotate = Body<'/webhooks/{id}/rotate_secret', 'post'>;
     const serverToClient: Client.WebhookEndpointRotateSecretParams = server<Rotate>();
     const clientToServer: Rotate = client<Client.WebhookEndpointRotateSecretParams>();

@@ -1,6 +1,7 @@
 import { resolveConfig, type ClientOptions } from './core/options.js';
 import { RequestCore } from './core/request.js';
 import { Checkouts } from './resources/checkouts.js';
+import { Coupons } from './resources/coupons.js';
 import { Events } from './resources/events.js';
 import { Pix } from './resources/pix.js';
 import { Products } from './resources/products.js';
@@ -20,6 +21,7 @@ export class Storefront {
   readonly sales: Sales;
   readonly products: Products;
   readonly checkouts: Checkouts;
+  readonly coupons: Coupons;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
 
@@ -29,6 +31,7 @@ export class Storefront {
     this.sales = new Sales(core);
     this.products = new Products(core);
     this.checkouts = new Checkouts(core);
+    this.coupons = new Coupons(core);
     this.webhookEndpoints = new WebhookEndpoints(core);
     this.events = new Events(core);
   }

@@ -18,6 +18,7 @@ export {
   ValidationError,
 } from './core/errors.js';
 export { Checkouts } from './resources/checkouts.js';
+export { Coupons } from './resources/coupons.js';
 export { Events } from './resources/events.js';
 export { Pix } from './resources/pix.js';
 export { Products } from './resources/products.js';
@@ -33,6 +34,7 @@ export {
 export { generateTestHeader, SIGNATURE_HEADER, type TestHeaderParams } from './webhooks/signature.js';
 export type { WebhookHeaders } from './webhooks/headers.js';
 export type * from './types/checkout.js';
+export type * from './types/coupon.js';
 export type * from './types/event.js';
 export type * from './types/pix.js';
 export type * from './types/product.js';

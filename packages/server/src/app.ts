@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
+import { couponsRoutes } from './coupons/coupons-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
@@ -17,6 +18,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from './http/openapi.js';
 import { paginationPlugin } from './http/pagination.js';
+import { PAGES_PREFIX, pagesRoutes } from './pages/pages-routes.js';
 import { metricsPlugin } from './operations/metrics-plugin.js';
 import { productsRoutes } from './products/products-routes.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
@@ -97,6 +99,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The description covers the v1 routes (its transform leaves the rest out); /docs renders it.
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
+  // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
+  await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes);
@@ -120,6 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(webhookEndpointsRoutes);
       await v1.register(webhookDeliveriesRoutes);
       await v1.register(eventsRoutes);
+      await v1.register(couponsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -22,7 +22,7 @@ export interface RunningService {
   app: FastifyInstance;
   db: Db;
   url: string;
-  demo: { storeId: string; key: string } | null;
+  demo: { storeId: string; key: string; pagePath: string } | null;
   close(): Promise<void>;
 }
 

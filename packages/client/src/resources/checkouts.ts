@@ -1,7 +1,12 @@
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
-import type { Checkout, CheckoutCreateParams, CheckoutListParams } from '../types/checkout.js';
+import type {
+  Checkout,
+  CheckoutCreateParams,
+  CheckoutListParams,
+  CheckoutUpdateParams,
+} from '../types/checkout.js';
 import { APIResource } from './resource.js';
 
 /** Purchase-page configurations: `/checkouts`. */
@@ -21,5 +26,15 @@ export class Checkouts extends APIResource {
   /** Archives a checkout; its products fall back to the default one. The default cannot be archived. */
   async archive(id: string, options?: RequestOptions): Promise<Checkout> {
     return this.core.request({ method: 'POST', path: path`/checkouts/${id}/archive`, options });
+  }
+
+  /** Changes the name or any settings keys, the default checkout included. */
+  async update(id: string, params: CheckoutUpdateParams, options?: RequestOptions): Promise<Checkout> {
+    return this.core.request({ method: 'PATCH', path: path`/checkouts/${id}`, body: params, options });
+  }
+
+  /** Makes an archived checkout usable again (idempotent). */
+  async unarchive(id: string, options?: RequestOptions): Promise<Checkout> {
+    return this.core.request({ method: 'POST', path: path`/checkouts/${id}/unarchive`, options });
   }
 }

@@ -43,4 +43,13 @@ export class Pix extends APIResource {
   async simulatePayment(id: string, options?: RequestOptions): Promise<PixCharge> {
     return this.core.request({ method: 'POST', path: path`/payments/pix/${id}/simulate_payment`, options });
   }
+
+  /** Test keys only: a pending charge expires at once, with its `pix.expired` event. */
+  async simulateExpiration(id: string, options?: RequestOptions): Promise<PixCharge> {
+    return this.core.request({
+      method: 'POST',
+      path: path`/payments/pix/${id}/simulate_expiration`,
+      options,
+    });
+  }
 }

@@ -41,4 +41,10 @@ export interface CheckoutCreateParams {
   settings_json?: Partial<CheckoutSettings>;
 }
 
+/** Only the fields sent change; settings keys sent replace those keys only. */
+export interface CheckoutUpdateParams {
+  name?: string;
+  settings_json?: Partial<CheckoutSettings>;
+}
+
 export type CheckoutListParams = ListParams;

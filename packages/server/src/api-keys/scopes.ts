@@ -10,6 +10,8 @@ export const SCOPES = [
   'pix:write',
   'sales:read',
   'sales:write',
+  'coupons:read',
+  'coupons:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

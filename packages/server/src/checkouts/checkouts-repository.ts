@@ -58,18 +58,43 @@ export function insertDefaultCheckout(db: Kysely<Database>, storeId: string): Pr
   });
 }
 
-/** Archives once: returns the archived row, or null when it already was (so no second event). */
+/**
+ * Archives (1) or unarchives (0) once: returns the changed row, or null when it already was in that
+ * state (so no second event).
+ */
 export async function markArchived(
   db: Kysely<Database>,
   row: CheckoutsTable,
+  archived: 0 | 1 = 1,
 ): Promise<CheckoutsTable | null> {
-  const updated = { ...row, archived: 1, updated_at: nowIso() };
+  const updated = { ...row, archived, updated_at: nowIso() };
   const result = await db
     .updateTable('checkouts')
-    .set({ archived: 1, updated_at: updated.updated_at })
+    .set({ archived, updated_at: updated.updated_at })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
-    .where('archived', '=', 0)
+    .where('archived', '=', archived === 1 ? 0 : 1)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n ? updated : null;
+}
+
+/** Writes a new name and settings; returns the row as stored. */
+export async function updateCheckout(
+  db: Kysely<Database>,
+  row: CheckoutsTable,
+  changes: { name: string; settings: CheckoutSettings },
+): Promise<CheckoutsTable> {
+  const updated = {
+    ...row,
+    name: changes.name,
+    settings_json: JSON.stringify(changes.settings),
+    updated_at: nowIso(),
+  };
+  await db
+    .updateTable('checkouts')
+    .set({ name: updated.name, settings_json: updated.settings_json, updated_at: updated.updated_at })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .execute();
+  return updated;
 }

@@ -16,21 +16,32 @@ import {
   insertCheckout,
   listCheckoutsQuery,
   markArchived,
+  updateCheckout,
 } from './checkouts-repository.js';
 import { CheckoutSettingsInput } from './settings.js';
 import type { CheckoutSettings } from './settings.js';
 
+const CheckoutName = Type.String({
+  minLength: 1,
+  maxLength: 120,
+  pattern: VISIBLE_TEXT_PATTERN,
+  description: '1-120 characters.',
+});
+
 const CreateCheckoutBody = Type.Object(
   {
-    name: Type.String({
-      minLength: 1,
-      maxLength: 120,
-      pattern: VISIBLE_TEXT_PATTERN,
-      description: '1-120 characters.',
-    }),
+    name: CheckoutName,
     product_id: Type.Optional(
       Type.String({ format: 'uuid', description: 'A product of the store to link to the new checkout.' }),
     ),
+    settings_json: Type.Optional(CheckoutSettingsInput),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateCheckoutBody = Type.Object(
+  {
+    name: Type.Optional(CheckoutName),
     settings_json: Type.Optional(CheckoutSettingsInput),
   },
   { additionalProperties: false },
@@ -150,6 +161,61 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
         const object = toCheckout(archived);
         await recordEvent(trx, { storeId, type: 'checkout.archived', livemode, object });
         await unlinkProductsFromCheckout(trx, request.auth, row.id);
+        return object;
+      });
+    },
+  );
+
+  app.patch(
+    '/checkouts/:id',
+    {
+      config: { scope: 'checkouts:write' },
+      schema: {
+        tags,
+        operationId: 'updateCheckout',
+        summary: 'Change a checkout’s name or any of its settings (the default checkout too)',
+        params: IdParams,
+        body: UpdateCheckoutBody,
+        response: { 200: Checkout, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { storeId, livemode } = request.auth;
+      return db.transaction().execute(async (trx) => {
+        const row = await checkoutOr404(trx, storeId, request.params.id);
+        const settings: CheckoutSettings = {
+          ...(JSON.parse(row.settings_json) as CheckoutSettings),
+          ...request.body.settings_json,
+        };
+        const updated = await updateCheckout(trx, row, { name: request.body.name ?? row.name, settings });
+        const object = toCheckout(updated);
+        await recordEvent(trx, { storeId, type: 'checkout.updated', livemode, object });
+        return object;
+      });
+    },
+  );
+
+  app.post(
+    '/checkouts/:id/unarchive',
+    {
+      config: { scope: 'checkouts:write' },
+      schema: {
+        tags,
+        operationId: 'unarchiveCheckout',
+        summary: 'Make an archived checkout usable again (idempotent)',
+        params: IdParams,
+        response: { 200: Checkout, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { storeId, livemode } = request.auth;
+      return db.transaction().execute(async (trx) => {
+        const row = await checkoutOr404(trx, storeId, request.params.id);
+        const restored = await markArchived(trx, row, 0);
+        // Not archived (now or by a concurrent request): same answer, no event.
+        if (!restored) return toCheckout({ ...row, archived: 0 });
+        const object = toCheckout(restored);
+        await recordEvent(trx, { storeId, type: 'checkout.updated', livemode, object });
         return object;
       });
     },

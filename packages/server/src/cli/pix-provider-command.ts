@@ -11,6 +11,7 @@ import {
 } from '../pix/live/provider-settings.js';
 import type { ClientIdentity } from '../pix/live/client-certificate.js';
 import { createSecretBox } from '../shared/secret-box.js';
+import { findStore } from '../stores/stores.js';
 import { fail, print, withDatabase } from './context.js';
 
 interface SetOptions {
@@ -178,6 +179,13 @@ export function registerPixProviderCommand(program: Command): void {
       await withDatabase(async ({ kysely }) => {
         const removed = await removeProviderSettings(kysely, options.store);
         if (!removed) fail(`store ${options.store} has no Pix provider`);
+        const store = await findStore(kysely, options.store);
+        if (store?.checkout_mode === 'live') {
+          console.error(
+            `storefront: store ${options.store} is in live checkout mode: its purchase pages now refuse ` +
+              `orders; run \`storefront stores update ${options.store} --checkout-mode test\` or set a provider again`,
+          );
+        }
         print(
           !!options.json,
           { store_id: options.store, removed: true },

@@ -28,13 +28,16 @@ export function printListening(url: string): void {
 }
 
 /** Printed once, on stdout, outside the logs: the only time this key is ever shown. */
-export function printDemoKey(demo: { key: string }, url: string): void {
+export function printDemoKey(demo: { key: string; pagePath: string }, url: string): void {
+  // Where a browser reaches the page: the public origin when one is set, else where we listen.
+  const origin = process.env.STOREFRONT_PUBLIC_URL || url;
   console.log(
     [
       '',
       'Created the Demo store with a test API key holding every scope (shown only now):',
       `  ${demo.key}`,
       `Try: curl ${url}/api/public/v1/checkouts -H "Authorization: Bearer ${demo.key}"`,
+      `Buy its demo product (test mode): ${origin.replace(/\/$/, '')}${demo.pagePath}`,
       '',
     ].join('\n'),
   );

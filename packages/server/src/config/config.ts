@@ -26,6 +26,8 @@ export interface Config {
   pspRequestTimeoutMs: number;
   /** Live Pix: when pending live charges are checked at the PSP after creation; the last step repeats. */
   pixReconcileScheduleMs: number[];
+  /** Purchase-page orders a minute per (IP, store). */
+  orderRateLimitPerMinute: number;
   /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
   metricsToken: string | null;
   /** Events, attempts and other transient records older than this are pruned. */
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     pixReconcileScheduleMs: (env.STOREFRONT_PIX_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
       .split(',')
       .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
+    orderRateLimitPerMinute: integerIn(env, 'STOREFRONT_ORDER_RATE_LIMIT', 20, 1, 1_000_000),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
     retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
     processes: parseProcesses(env.STOREFRONT_PROCESSES),

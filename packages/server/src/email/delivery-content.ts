@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Customer } from '../pix/customer.js';
-import type { SalesTable } from '../sales/sale-object.js';
+import type { SaleItem, SalesTable } from '../sales/sale-object.js';
 import type { DeliveryEmailInput, DeliveryItem } from './template.js';
 
 /** What a sale with no product is called in its e-mail: the charge's description, or this. */
@@ -15,8 +15,9 @@ export interface DeliveryEmailSource {
 /**
  * A sale's delivery e-mail as it is to be sent: read at send time, so an access link the merchant
  * corrects before a retry or a resend is the one that goes out. One query for the sale, its store and
- * its product. The items are listed main product first; today a sale names at most one product
- * (`product_id`), and a sale with several items (an order bump) maps each of them here.
+ * its product. The items are listed main product first: a purchase-page sale's own `items` (the
+ * product and any order bump, each with its product's current access link), else the one product
+ * the sale names (`product_id`), else the charge's description.
  */
 export async function loadDeliveryEmail(
   db: Kysely<Database>,
@@ -35,6 +36,7 @@ export async function loadDeliveryEmail(
       'sales.amount_cents',
       'sales.store_id',
       'sales.pix_charge_id',
+      'sales.items',
       'stores.name as store_name',
       'products.nome',
       'products.link_acesso',
@@ -45,9 +47,11 @@ export async function loadDeliveryEmail(
     .executeTakeFirst();
   if (!row) return undefined;
   const items: DeliveryItem[] =
-    row.nome === null
-      ? [{ nome: await chargeDescription(db, row.store_id, row.pix_charge_id), linkAcesso: null }]
-      : [{ nome: row.nome, linkAcesso: row.link_acesso }];
+    row.items !== null && row.items !== '[]'
+      ? await currentItems(db, row.store_id, JSON.parse(row.items) as SaleItem[])
+      : row.nome === null
+        ? [{ nome: await chargeDescription(db, row.store_id, row.pix_charge_id), linkAcesso: null }]
+        : [{ nome: row.nome, linkAcesso: row.link_acesso }];
   const customer = row.customer === null ? null : (JSON.parse(row.customer) as Customer);
   return {
     sale: { id: row.id, status: row.status, customer: row.customer },
@@ -60,6 +64,29 @@ export async function loadDeliveryEmail(
       body: row.delivery_email_body,
     },
   };
+}
+
+/** Each item of an order with its product's name and access link as they are now, in the sale's order. */
+async function currentItems(
+  db: Kysely<Database>,
+  storeId: string,
+  items: SaleItem[],
+): Promise<DeliveryItem[]> {
+  const products = await db
+    .selectFrom('products')
+    .select(['id', 'nome', 'link_acesso'])
+    .where('store_id', '=', storeId)
+    .where(
+      'id',
+      'in',
+      items.map((item) => item.product_id),
+    )
+    .execute();
+  const byId = new Map(products.map((product) => [product.id, product]));
+  return items.map((item) => {
+    const product = byId.get(item.product_id);
+    return { nome: product?.nome ?? item.nome, linkAcesso: product?.link_acesso ?? null };
+  });
 }
 
 async function chargeDescription(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/openapi.js';
 import { DOCS_PREFIX } from '../docs/docs-routes.js';
+import { PAGES_PREFIX } from '../pages/pages-routes.js';
 import escapeHtml from 'escape-html';
 
 export interface HomeLink {
@@ -56,6 +57,7 @@ export function renderHome(links: readonly HomeLink[]): string {
 <body>
 <h1>Storefront</h1>
 <p>This service answers the Storefront commerce API at <code>${escapeHtml(API_PREFIX)}</code>, with an API key in <code>Authorization: Bearer sk_test_…</code>.</p>
+<p>Buyers pay on hosted purchase pages at <code>${escapeHtml(PAGES_PREFIX)}/&lt;store handle&gt;/&lt;product slug&gt;</code>, no key needed; the first start prints the Demo store's page.</p>
 <ul>
 ${items}
 </ul>

@@ -37,7 +37,7 @@ export function nodeLimiter(options: IRateLimiterOptions & { keyPrefix: string }
 const REDIS_PROBE_MS = 1000;
 
 /** What the plugin needs of a limiter: rate-limiter-flexible's `consume`. */
-interface Limiter {
+export interface Limiter {
   consume(key: string): Promise<RateLimiterRes>;
 }
 
@@ -93,6 +93,23 @@ function failoverLimiter(
 }
 
 /**
+ * A limiter of `points` per `duration` seconds per key for this service: shared through Redis when
+ * configured (falling back to this node's counters while it fails), else this node's counters (exact
+ * across its HTTP processes). Every limiter of the service comes from here.
+ */
+export function serviceLimiter(
+  common: { points: number; duration: number; keyPrefix: string },
+  redis: Redis | null,
+  log: FastifyBaseLogger,
+): Limiter & { close(): void } {
+  const local = nodeLimiter(common);
+  if (!redis) return { consume: (key) => local.consume(key), close: () => undefined };
+  // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
+  const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
+  return failoverLimiter(shared, local, redis, log);
+}
+
+/**
  * One-second windows of `perSecond` points per key, from rate-limiter-flexible: the same average
  * rate and burst size as a token bucket of size = rate.
  */
@@ -100,12 +117,7 @@ function makeLimiter(
   { perSecond, redis }: RateLimitOptions,
   log: FastifyBaseLogger,
 ): Limiter & { close(): void } {
-  const common = { points: perSecond, duration: 1, keyPrefix: 'storefront:rl' };
-  const local = nodeLimiter(common);
-  if (!redis) return { consume: (key) => local.consume(key), close: () => undefined };
-  // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
-  const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
-  return failoverLimiter(shared, local, redis, log);
+  return serviceLimiter({ points: perSecond, duration: 1, keyPrefix: 'storefront:rl' }, redis, log);
 }
 
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {

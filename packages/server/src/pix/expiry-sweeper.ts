@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { countPixCharge } from '../operations/metrics.js';
 import { nowIso } from '../shared/time.js';
+import { chargeChanged } from './charge-signals.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixChargesTable } from './pix-charge-object.js';
 import { findDueCharges, markExpired } from './pix-charges-repository.js';
@@ -30,17 +31,31 @@ export async function expireDueCharges(db: Kysely<Database>): Promise<number> {
   }
 }
 
-function expireCharge(db: Kysely<Database>, row: PixChargesTable, now: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await markExpired(trx, row.id, now))) return false;
+/**
+ * Flips one charge to expired with `mark` (a conditional update) and records `pix.expired` in the
+ * same transaction; returns whether this call did it.
+ */
+export async function expireCharge(
+  db: Kysely<Database>,
+  row: PixChargesTable,
+  now: string,
+  mark: (trx: Kysely<Database>, id: string, now: string) => Promise<boolean> = markExpired,
+): Promise<boolean> {
+  const expired = await db.transaction().execute(async (trx) => {
+    if (!(await mark(trx, row.id, now))) return false;
     await recordEvent(trx, {
       storeId: row.store_id,
       livemode: row.livemode === 1,
       type: 'pix.expired',
-      object: toPixCharge({ ...row, status: 'expired' }, now),
+      object: toPixCharge(
+        { ...row, status: 'expired', expires_at: row.expires_at < now ? row.expires_at : now },
+        now,
+      ),
     });
     return true;
   });
+  if (expired) chargeChanged(row.id);
+  return expired;
 }
 
 export interface Sweeper {

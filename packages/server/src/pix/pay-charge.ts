@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
-import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
-import { NO_REFUND, toSale } from '../sales/sale-object.js';
-import type { Sale, SalesTable } from '../sales/sale-object.js';
-import { insertSale } from '../sales/sales-repository.js';
+import { approveSale } from '../sales/approve-sale.js';
+import type { Sale } from '../sales/sale-object.js';
+import { completeOrderOfCharge } from '../orders/order-sale.js';
 import { newUuid } from '../shared/ids.js';
 import { countPixCharge } from '../operations/metrics.js';
 import { nowIso } from '../shared/time.js';
+import { chargeChanged } from './charge-signals.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
 import { findCharge, markPaid } from './pix-charges-repository.js';
@@ -21,7 +21,9 @@ import type { ReceivedPix } from './providers/pix-provider.js';
  * charge that is already paid or has expired (or canceled) is refused with 400 and nothing is
  * written. The received Pix comes from the simulated provider for test keys, and for live keys from
  * the PSP's own answer to `GET /cob/{txid}` (the reconciler, a callback, a cancellation that found
- * the cob paid): every way a charge becomes paid goes through here.
+ * the cob paid): every way a charge becomes paid goes through here. A charge of a purchase-page
+ * order completes the order in the same transaction: the sale gets its items and coupon, the coupon
+ * its redemption.
  */
 export async function payCharge(
   db: Kysely<Database>,
@@ -38,27 +40,30 @@ export async function payCharge(
       throw notPayable(effectiveStatus(current, now));
     }
     const paid = toPixCharge({ ...charge, status: 'paid', paid_at: received.paidAt }, now);
-    const saleRow: SalesTable = {
-      id: newUuid(),
-      store_id: charge.store_id,
-      livemode: charge.livemode,
-      status: 'approved',
-      amount_cents: charge.amount_cents,
-      payment_method: 'pix',
-      pix_charge_id: charge.id,
-      pix_end_to_end_id: received.endToEndId,
-      product_id: charge.product_id ?? null,
-      customer: charge.customer,
-      created_at: now,
-      refunded_at: null,
-      ...NO_REFUND,
-    };
-    await insertSale(trx, saleRow);
-    const sale = toSale(await queueDeliveryEmail(trx, saleRow, mail));
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
-    await recordEvent(trx, { ...scope, type: 'sale.approved', object: sale, after: first });
+    const saleId = newUuid();
+    const fromOrder = await completeOrderOfCharge(trx, charge, saleId);
+    const sale = await approveSale(
+      trx,
+      {
+        id: saleId,
+        store_id: charge.store_id,
+        livemode: charge.livemode,
+        amount_cents: charge.amount_cents,
+        payment_method: 'pix',
+        pix_charge_id: charge.id,
+        pix_end_to_end_id: received.endToEndId,
+        ...fromOrder,
+        product_id: fromOrder.product_id ?? charge.product_id ?? null,
+        customer: charge.customer,
+        created_at: now,
+      },
+      mail,
+      first,
+    );
     return { charge: paid, sale };
   });
+  chargeChanged(charge.id);
   countPixCharge('paid', scope.livemode);
   return result;
 }

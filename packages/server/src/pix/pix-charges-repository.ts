@@ -98,6 +98,18 @@ export async function markExpired(db: Kysely<Database>, id: string, now: string)
   return result.numUpdatedRows > 0n;
 }
 
+/** pending → expired now, before its time (test mode's simulated expiry); moves `expires_at` to now. */
+export async function markExpiredEarly(db: Kysely<Database>, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('pix_charges')
+    .set({ status: 'expired', expires_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Pending charges already due, oldest first, across stores: the sweeper's work list. */
 export function findDueCharges(db: Kysely<Database>, now: string, limit: number) {
   return db

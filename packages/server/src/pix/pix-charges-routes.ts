@@ -8,11 +8,10 @@ import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { nowIso } from '../shared/time.js';
 import { cancelCharge } from './cancel-charge.js';
 import { CreatePixChargeBody, EXTERNAL_ID_PATTERN, createCharge } from './create-charge.js';
-import { payCharge } from './pay-charge.js';
 import { PIX_CHARGE_ID_PATTERN, PixCharge, PixChargeStatus, toPixCharge } from './pix-charge-object.js';
 import { findCharge, findChargeByExternalId, listChargesQuery } from './pix-charges-repository.js';
 import type { ChargeScope } from './pix-charges-repository.js';
-import { simulatedProvider } from './providers/index.js';
+import { simulateExpiration, simulatePayment } from './simulate.js';
 
 const ListPixChargesQuery = Type.Partial(Type.Object({ ...PageQuery, status: PixChargeStatus }), {
   additionalProperties: false,
@@ -171,12 +170,29 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
           'simulate_payment is only available to test keys (sk_test_…); live charges are paid by the payer.',
         );
       }
-      const row = await chargeOr404(request.auth, request.params.id);
-      // Through the provider's callback shape, the path a live payment notice will take.
-      const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
-      const [received] = simulatedProvider.parseReceivedPix(callback);
-      const { charge } = await payCharge(db, row, received!, app.config);
-      return charge;
+      return simulatePayment(db, await chargeOr404(request.auth, request.params.id), app.config);
+    },
+  );
+
+  app.post(
+    '/payments/pix/:id/simulate_expiration',
+    {
+      config: { scope: 'pix:write' },
+      schema: {
+        tags,
+        operationId: 'simulatePixExpiration',
+        summary: 'Test keys only: a pending charge expires at once (pix.expired)',
+        params: IdParams,
+        response: { 200: PixCharge, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      if (request.auth.livemode) {
+        throw invalidRequest(
+          'simulate_expiration is only available to test keys (sk_test_…); live charges expire at their expires_at.',
+        );
+      }
+      return simulateExpiration(db, await chargeOr404(request.auth, request.params.id));
     },
   );
 }

@@ -3,19 +3,30 @@ import { createApiKey } from '../api-keys/api-keys.js';
 import { SCOPES } from '../api-keys/scopes.js';
 import { claimOnce } from '../db/bootstrap-claims.js';
 import type { Database } from '../db/schema.js';
+import { createProduct } from '../products/product-service.js';
 import { countStores, createStore } from './stores.js';
 
+/** The Demo store's one product: enough to open its purchase page and buy it in test mode. */
+const DEMO_PRODUCT = {
+  nome: 'Curso de demonstração',
+  descricao: 'Um produto de exemplo para você testar a página de compra em modo de teste.',
+  preco: 19.9,
+  link_acesso: 'https://example.com/acesso',
+};
+
 /**
- * On a database with no store, the first `serve` creates a Demo store and a test key holding every
- * scope, so a newcomer can make a first request at once. The key is returned to be printed once.
+ * On a database with no store, the first `serve` creates a Demo store with one demo product and a
+ * test key holding every scope, so a newcomer can open a purchase page and make a first request at
+ * once. The key is returned to be printed once, with the path of the product's page.
  */
 export async function ensureDemoStore(
   db: Kysely<Database>,
-): Promise<{ storeId: string; key: string } | null> {
+): Promise<{ storeId: string; key: string; pagePath: string } | null> {
   if ((await countStores(db)) > 0) return null;
   // Several processes starting at once on an empty database all count zero: one claim wins.
   if (!(await claimOnce(db, 'demo_store'))) return null;
   const store = await createStore(db, { name: 'Demo store' });
+  const product = await createProduct(db, { storeId: store.id, livemode: false }, DEMO_PRODUCT);
   const key = await createApiKey(db, { storeId: store.id, mode: 'test', scopes: [...SCOPES] });
-  return { storeId: store.id, key: key.key };
+  return { storeId: store.id, key: key.key, pagePath: `/p/${store.handle}/${product.slug}` };
 }

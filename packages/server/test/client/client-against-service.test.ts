@@ -115,4 +115,25 @@ describeEachDatabase('official client against the service', (api) => {
     });
     await expect(anonymous.pix.list()).rejects.toBeInstanceOf(AuthenticationError);
   });
+
+  it('manages coupons and edits checkouts, and expires a test charge at once', async () => {
+    const coupon = await client.coupons.create({ code: 'cliente10', percent_off: 10, max_redemptions: 3 });
+    expect(coupon).toMatchObject({ code: 'CLIENTE10', percent_off: 10, times_redeemed: 0 });
+    expect((await client.coupons.update(coupon.id, { max_redemptions: null })).max_redemptions).toBeNull();
+    expect((await client.coupons.archive(coupon.id)).active).toBe(false);
+    expect((await client.coupons.list({ active: false })).data.map((c) => c.id)).toContain(coupon.id);
+    expect((await client.coupons.retrieve(coupon.id)).active).toBe(false);
+
+    const checkout = await client.checkouts.create({ name: 'Antes' });
+    const edited = await client.checkouts.update(checkout.id, {
+      settings_json: { checkout_cupom_enabled: true },
+    });
+    expect(edited.settings_json.checkout_cupom_enabled).toBe(true);
+    await client.checkouts.archive(checkout.id);
+    expect((await client.checkouts.unarchive(checkout.id)).archived).toBe(false);
+
+    const charge = await client.pix.create({ amount: 3 });
+    expect((await client.pix.simulateExpiration(charge.id)).status).toBe('expired');
+    await expect(client.pix.simulateExpiration(charge.id)).rejects.toBeInstanceOf(ValidationError);
+  });
 });

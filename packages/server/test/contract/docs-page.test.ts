@@ -1,9 +1,13 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  chromiumAvailable as available,
+  chromiumSuiteTitle,
+  failWithoutRequiredChromium,
+  launchChromium,
+} from '../support/chromium.js';
 import { TestApi } from '../support/test-api.js';
 
 /**
@@ -11,8 +15,6 @@ import { TestApi } from '../support/test-api.js';
  * playwright-core), from assets the service serves itself: any request to another origin fails the test.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 /** Where the screenshot goes, for a human to look at (CI keeps it as an artifact if it wants). */
 export const SCREENSHOT = join(tmpdir(), 'storefront-docs.png');
 
@@ -37,76 +39,55 @@ describe('GET /docs', () => {
     expect(init.text).toContain('validatorUrl: null');
   });
 
-  // CI sets STOREFRONT_REQUIRE_CHROMIUM=1 so that a missing browser fails instead of skipping.
-  it.runIf(!available && process.env.STOREFRONT_REQUIRE_CHROMIUM === '1')(
-    `needs ${CHROMIUM} (STOREFRONT_REQUIRE_CHROMIUM=1)`,
-    () => {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    },
-  );
+  failWithoutRequiredChromium();
 
-  describe.skipIf(!available)(
-    available ? 'in headless Chromium' : `in headless Chromium (skipped: ${CHROMIUM} is not installed)`,
-    () => {
-      let browser: Browser;
-      beforeAll(async () => {
-        browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        });
+  describe.skipIf(!available)(chromiumSuiteTitle('in headless Chromium'), () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(() => browser?.close());
+
+    it('lists every operation of the description, fetching nothing from elsewhere', async () => {
+      const document = (await api.request('GET', '/openapi.json')).body;
+      const expected = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => ({ method, path, id: op.operationId as string })),
+      );
+      const page = await browser.newPage({ viewport: { width: 1280, height: 2200 } });
+      const foreign: string[] = [];
+      const problems: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
+        foreign.push(url.href);
+        return route.abort();
       });
-      afterAll(() => browser?.close());
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
 
-      it('lists every operation of the description, fetching nothing from elsewhere', async () => {
-        const document = (await api.request('GET', '/openapi.json')).body;
-        const expected = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
-          Object.entries(item).map(([method, op]) => ({ method, path, id: op.operationId as string })),
-        );
-        const page = await browser.newPage({ viewport: { width: 1280, height: 2200 } });
-        const foreign: string[] = [];
-        const problems: string[] = [];
-        await page.route('**/*', (route) => {
-          const url = new URL(route.request().url());
-          if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
-          foreign.push(url.href);
-          return route.abort();
-        });
-        page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-        page.on('console', (message) => {
-          if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-        });
+      await page.goto(`${api.baseUrl}/docs`, { waitUntil: 'networkidle' });
+      await page.waitForSelector('.opblock-summary', { timeout: 20_000 });
+      const shown = await page.$$eval('.opblock', (blocks) =>
+        blocks.map((block) => ({
+          method: block.querySelector('.opblock-summary-method')?.textContent?.trim().toLowerCase() ?? '',
+          path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+          id: block.querySelector('.opblock-summary-operation-id')?.textContent?.trim() ?? '',
+        })),
+      );
+      await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      const title = await page.textContent('.info .title');
 
-        await page.goto(`${api.baseUrl}/docs`, { waitUntil: 'networkidle' });
-        await page.waitForSelector('.opblock-summary', { timeout: 20_000 });
-        const shown = await page.$$eval('.opblock', (blocks) =>
-          blocks.map((block) => ({
-            method: block.querySelector('.opblock-summary-method')?.textContent?.trim().toLowerCase() ?? '',
-            path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
-            id: block.querySelector('.opblock-summary-operation-id')?.textContent?.trim() ?? '',
-          })),
-        );
-        await page.screenshot({ path: SCREENSHOT, fullPage: false });
-        const title = await page.textContent('.info .title');
-
-        expect(title).toContain('Storefront API');
-        expect(title).toContain('1.1.0');
-        for (const op of expected) {
-          expect(shown, `${op.method.toUpperCase()} ${op.path} on the page`).toContainEqual(op);
-        }
-        expect(shown.length).toBe(expected.length);
-        expect(foreign, 'requests to other origins').toEqual([]);
-        expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
-        await page.close();
-      }, 60_000);
-    },
-  );
+      expect(title).toContain('Storefront API');
+      expect(title).toContain('1.1.0');
+      for (const op of expected) {
+        expect(shown, `${op.method.toUpperCase()} ${op.path} on the page`).toContainEqual(op);
+      }
+      expect(shown.length).toBe(expected.length);
+      expect(foreign, 'requests to other origins').toEqual([]);
+      expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
+      await page.close();
+    }, 60_000);
+  });
 });

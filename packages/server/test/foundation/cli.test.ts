@@ -23,8 +23,14 @@ describe('storefront CLI (on SQLite)', () => {
     });
 
     const store = JSON.parse((await cli(env, 'stores', 'create', '--name', 'Loja do Zé', '--json')).stdout);
-    expect(Object.keys(store).sort()).toEqual(['default_checkout_id', 'id', 'name']);
-    expect(store.name).toBe('Loja do Zé');
+    expect(Object.keys(store).sort()).toEqual([
+      'checkout_mode',
+      'default_checkout_id',
+      'handle',
+      'id',
+      'name',
+    ]);
+    expect(store).toMatchObject({ name: 'Loja do Zé', handle: 'loja-do-ze', checkout_mode: 'test' });
 
     const listed = JSON.parse((await cli(env, 'stores', 'list', '--json')).stdout);
     expect(listed.data.map((s: { id: string }) => s.id)).toContain(store.id);
@@ -125,6 +131,12 @@ describe('storefront CLI (on SQLite)', () => {
       headers: { authorization: `Bearer ${demoKey}` },
     });
     expect(res.status).toBe(200);
+    // Beside the key, the link to the demo product's purchase page, which answers.
+    const link = /Buy its demo product \(test mode\): (http:\/\/\S+)/.exec(out)?.[1];
+    expect(link).toBe(`${url}/p/demo-store/curso-de-demonstracao`);
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Curso de demonstração');
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

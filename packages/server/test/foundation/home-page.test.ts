@@ -10,6 +10,7 @@ describeEachDatabase('GET / (start page)', (api) => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('<a href="/docs">API reference</a>');
     expect(res.text).toContain('<a href="/api/public/v1/openapi.json">OpenAPI document</a>');
+    expect(res.text).toContain('<code>/p/&lt;store handle&gt;/&lt;product slug&gt;</code>');
     expect(res.text).not.toMatch(/<script|https?:\/\//);
 
     const csp = res.headers.get('content-security-policy')!;

@@ -9,6 +9,8 @@ import { describeEachDatabase } from '../support/test-api.js';
 const store = (over: Partial<StoresTable> = {}): StoresTable => ({
   id: '0b7f3c1e-0000-4000-8000-000000000001',
   name: 'Padaria e Confeitaria São João Batista',
+  handle: 'padaria',
+  checkout_mode: 'test',
   pix_key: null,
   merchant_name: null,
   merchant_city: null,

@@ -8,10 +8,12 @@ import { countRows, eventsFor } from '../pix/pix-test-helpers.js';
 
 const SALE_KEYS = [
   'amount',
+  'coupon',
   'created_at',
   'customer',
   'delivery_email',
   'id',
+  'items',
   'livemode',
   'object',
   'payment_method',

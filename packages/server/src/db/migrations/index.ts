@@ -8,6 +8,7 @@ import * as bootstrapClaims from './0006-bootstrap-claims.js';
 import * as deliveryEmail from './0009-delivery-email.js';
 import * as operations from './0010-operations.js';
 import * as livePix from './0011-live-pix.js';
+import * as purchasePage from './0012-purchase-page.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0009-delivery-email': deliveryEmail,
   '0010-operations': operations,
   '0011-live-pix': livePix,
+  '0012-purchase-page': purchasePage,
 };

@@ -7,7 +7,7 @@ import type { LivePixProvider } from './api-pix-provider.js';
 import { createApiPixTransport } from './api-pix-transport.js';
 import type { TransportTimeouts } from './api-pix-transport.js';
 import { providerNotConfigured } from './provider-errors.js';
-import { credentialsOf } from './provider-settings.js';
+import { credentialsOf, findLiveSettings } from './provider-settings.js';
 
 /** The live provider of each store, built from its settings and kept (with its connections and token). */
 export interface LiveProviders {
@@ -29,13 +29,7 @@ export function createLiveProviders(db: Kysely<Database>, options: LiveProviders
 
   return {
     async forStore(storeId) {
-      const row = await db
-        .selectFrom('pix_providers')
-        .innerJoin('stores', 'stores.id', 'pix_providers.store_id')
-        .selectAll('pix_providers')
-        .select('stores.pix_key')
-        .where('pix_providers.store_id', '=', storeId)
-        .executeTakeFirst();
+      const row = await findLiveSettings(db, storeId);
       if (!row || row.pix_key === null) throw providerNotConfigured();
       const version = `${row.updated_at}|${row.pix_key}`;
       const cached = cache.get(storeId);

@@ -124,6 +124,23 @@ export function findProviderSettings(db: Kysely<Database>, storeId: string) {
   return db.selectFrom('pix_providers').selectAll().where('store_id', '=', storeId).executeTakeFirst();
 }
 
+/** A store's settings with its Pix key: both are needed before a live charge can be made. */
+export function findLiveSettings(db: Kysely<Database>, storeId: string) {
+  return db
+    .selectFrom('pix_providers')
+    .innerJoin('stores', 'stores.id', 'pix_providers.store_id')
+    .selectAll('pix_providers')
+    .select('stores.pix_key')
+    .where('pix_providers.store_id', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** Whether live Pix charges can be made for the store: provider settings saved and a Pix key set. */
+export async function hasLivePixProvider(db: Kysely<Database>, storeId: string): Promise<boolean> {
+  const row = await findLiveSettings(db, storeId);
+  return row !== undefined && row.pix_key !== null;
+}
+
 export async function removeProviderSettings(db: Kysely<Database>, storeId: string): Promise<boolean> {
   const result = await db.deleteFrom('pix_providers').where('store_id', '=', storeId).executeTakeFirst();
   return result.numDeletedRows > 0n;

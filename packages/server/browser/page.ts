@@ -1,0 +1,250 @@
+/*
+ * The purchase pages' only script (no framework): the product page's form, coupon and bump totals,
+ * and the order page's copy button, countdown and live status (Server-Sent Events, polling when
+ * they fail). Every message shown comes from the server; this file only places it.
+ */
+
+interface OrderStatus {
+  status: 'pending' | 'paid' | 'expired' | 'gone';
+  expires_at?: string | null;
+  access_url?: string | null;
+}
+
+interface ErrorAnswer {
+  error?: { message?: string };
+  fields?: Record<string, string>;
+}
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; data: unknown }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  let data: unknown = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  return { status: response.status, data };
+}
+
+function show(element: HTMLElement | null, text: string | null): void {
+  if (!element) return;
+  element.textContent = text ?? '';
+  element.hidden = !text;
+}
+
+/* ---------- product page ---------- */
+
+const FIELDS = ['name', 'email', 'document', 'whatsapp', 'coupon'];
+
+function fieldError(field: string, message: string | null): void {
+  const input = byId<HTMLInputElement>(field);
+  if (!input) return;
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  show(byId(`${field}-error`), message);
+}
+
+function productPage(form: HTMLFormElement): void {
+  const value = (id: string) => byId<HTMLInputElement>(id)?.value ?? '';
+  const bump = byId<HTMLInputElement>('bump');
+  const total = byId('total');
+  const couponStatus = byId('coupon-status');
+  const submit = byId<HTMLButtonElement>('submit');
+  let appliedCoupon = '';
+
+  async function quote(): Promise<void> {
+    const { status, data } = await postJson(form.dataset.quoteUrl!, {
+      bump: !!bump?.checked,
+      ...(appliedCoupon && { coupon: appliedCoupon }),
+    });
+    if (status !== 200) return;
+    const answer = data as { total: string; discount: string | null; coupon_error: string | null };
+    if (total) total.textContent = answer.total;
+    if (appliedCoupon) {
+      fieldError('coupon', answer.coupon_error);
+      if (couponStatus)
+        couponStatus.textContent = answer.discount ? `Cupom aplicado: − ${answer.discount}` : '';
+      if (answer.coupon_error) appliedCoupon = '';
+    }
+  }
+
+  bump?.addEventListener('change', () => void quote());
+  byId('apply-coupon')?.addEventListener('click', () => {
+    appliedCoupon = value('coupon').trim();
+    if (!appliedCoupon) {
+      fieldError('coupon', 'Digite o código do cupom.');
+      return;
+    }
+    void quote();
+  });
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    for (const field of FIELDS) fieldError(field, null);
+    show(byId('form-error'), null);
+    if (submit) submit.disabled = true;
+    try {
+      const coupon = value('coupon').trim();
+      const { status, data } = await postJson(form.dataset.orderUrl!, {
+        name: value('name'),
+        email: value('email'),
+        document: value('document'),
+        ...(value('whatsapp').trim() && { whatsapp: value('whatsapp') }),
+        bump: !!bump?.checked,
+        ...(coupon && { coupon }),
+      });
+      if (status === 201) {
+        window.location.assign((data as { order_url: string }).order_url);
+        return;
+      }
+      const answer = (data ?? {}) as ErrorAnswer;
+      const fields = Object.entries(answer.fields ?? {});
+      for (const [field, message] of fields) fieldError(field, message);
+      if (fields.length > 0) byId(fields[0]![0])?.focus();
+      else
+        show(byId('form-error'), answer.error?.message ?? 'Não foi possível gerar o Pix. Tente novamente.');
+    } catch {
+      show(byId('form-error'), 'Sem conexão. Verifique sua internet e tente novamente.');
+    } finally {
+      if (submit) submit.disabled = false;
+    }
+  });
+}
+
+/* ---------- order page ---------- */
+
+function orderPage(root: HTMLElement): void {
+  const { statusUrl, eventsUrl, simulateUrl, renewUrl } = root.dataset;
+  const countdown = byId('countdown');
+  let current = root.dataset.status ?? 'pending';
+  let timer: number | undefined;
+  let polling: number | undefined;
+  let events: EventSource | undefined;
+
+  function apply(state: OrderStatus): void {
+    if (state.status === current || state.status === 'gone') return;
+    current = state.status;
+    root.dataset.status = current;
+    const pending = byId('pending');
+    if (pending) pending.hidden = current !== 'pending';
+    byId('expired')!.hidden = current !== 'expired';
+    byId('paid')!.hidden = current !== 'paid';
+    if (current === 'paid') {
+      const link = byId<HTMLAnchorElement>('access-link');
+      if (link && state.access_url) {
+        link.href = state.access_url;
+        byId('access')!.hidden = false;
+      }
+      stop();
+      byId('paid-title')?.focus();
+    } else if (current === 'expired') {
+      byId('expired-title')?.focus();
+    }
+  }
+
+  function stop(): void {
+    events?.close();
+    window.clearInterval(polling);
+    window.clearInterval(timer);
+  }
+
+  async function poll(): Promise<void> {
+    try {
+      const response = await fetch(statusUrl!, { cache: 'no-store' });
+      if (response.ok) apply((await response.json()) as OrderStatus);
+    } catch {
+      /* offline for a moment: the next tick tries again */
+    }
+  }
+
+  function startPolling(): void {
+    if (polling === undefined) polling = window.setInterval(() => void poll(), 3000);
+  }
+
+  if (current !== 'paid') {
+    if ('EventSource' in window) {
+      events = new EventSource(eventsUrl!);
+      events.addEventListener('status', (event) =>
+        apply(JSON.parse((event as MessageEvent<string>).data) as OrderStatus),
+      );
+      events.onerror = () => {
+        // The stream ends by design once paid; otherwise fall back to polling.
+        events?.close();
+        if (current !== 'paid') startPolling();
+      };
+    } else {
+      startPolling();
+    }
+  }
+
+  const expiresAt = Date.parse(root.dataset.expiresAt ?? '');
+  if (countdown && Number.isFinite(expiresAt) && current === 'pending') {
+    const tick = () => {
+      const left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
+      const minutes = Math.floor(left / 60);
+      countdown.textContent = `${String(minutes).padStart(2, '0')}:${String(left % 60).padStart(2, '0')}`;
+      if (left === 0) {
+        window.clearInterval(timer);
+        void poll();
+      }
+    };
+    tick();
+    timer = window.setInterval(tick, 1000);
+  }
+
+  const copy = byId<HTMLButtonElement>('copy');
+  copy?.addEventListener('click', async () => {
+    const text = byId<HTMLTextAreaElement>('copy-paste');
+    if (!text) return;
+    try {
+      await navigator.clipboard.writeText(text.value);
+    } catch {
+      text.select();
+      document.execCommand('copy');
+    }
+    copy.textContent = 'Copiado!';
+    copy.dataset.copied = 'true';
+    window.setTimeout(() => {
+      copy.textContent = 'Copiar código';
+      delete copy.dataset.copied;
+    }, 2500);
+  });
+
+  byId('simulate')?.addEventListener('click', async (event) => {
+    const button = event.currentTarget as HTMLButtonElement;
+    button.disabled = true;
+    show(byId('status-line'), 'Simulando pagamento…');
+    const { status, data } = await postJson(simulateUrl!, {});
+    if (status === 200) apply(data as OrderStatus);
+    else
+      show(byId('status-line'), (data as ErrorAnswer | null)?.error?.message ?? 'Não foi possível simular.');
+    button.disabled = false;
+  });
+
+  byId('renew')?.addEventListener('click', async (event) => {
+    const button = event.currentTarget as HTMLButtonElement;
+    button.disabled = true;
+    const { status, data } = await postJson(renewUrl!, {});
+    if (status === 200) {
+      window.location.reload();
+      return;
+    }
+    show(
+      byId('renew-error'),
+      (data as ErrorAnswer | null)?.error?.message ?? 'Não foi possível gerar um novo Pix.',
+    );
+    button.disabled = false;
+  });
+}
+
+const form = byId<HTMLFormElement>('order-form');
+if (form) productPage(form);
+const order = byId('order');
+if (order) orderPage(order);

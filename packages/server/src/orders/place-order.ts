@@ -1,0 +1,180 @@
+import type { Kysely } from 'kysely';
+import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/schema.js';
+import { createCharge } from '../pix/create-charge.js';
+import type { Customer } from '../pix/customer.js';
+import { findCharge } from '../pix/pix-charges-repository.js';
+import { effectiveStatus } from '../pix/pix-charge-object.js';
+import type { ProductsTable } from '../products/product-object.js';
+import { findProduct } from '../products/products-repository.js';
+import { approveSale } from '../sales/approve-sale.js';
+import { newUuid } from '../shared/ids.js';
+import { fromCents, toCents } from '../shared/money.js';
+import { isoAfter, nowIso } from '../shared/time.js';
+import type { StoresTable } from '../stores/stores.js';
+import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from './order-object.js';
+import type { OrdersTable } from './order-object.js';
+import { completeOrder } from './order-sale.js';
+import { priceOrder } from './pricing.js';
+import { claimRenewal, deleteOrder, insertOrder, setOrderCharge } from './orders-repository.js';
+
+/** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */
+export const ORDER_PIX_SECONDS = 30 * 60;
+
+export { CouponRefused };
+
+export interface NewOrder {
+  store: StoresTable;
+  product: ProductsTable;
+  customer: Customer;
+  bump: boolean;
+  coupon?: string | undefined;
+  /** Where a free order's delivery e-mail goes out (its sale is approved at once). */
+  mail: Pick<Config, 'smtp'>;
+}
+
+/** The bump a product offers on its page: enabled, and naming an active product of the store. */
+export async function offeredBump(
+  db: Kysely<Database>,
+  product: ProductsTable,
+): Promise<ProductsTable | null> {
+  if (product.order_bump_enabled !== 1 || product.order_bump_product_id === null) return null;
+  const bump = await findProduct(db, product.store_id, product.order_bump_product_id);
+  return bump && bump.ativo === 1 ? bump : null;
+}
+
+/**
+ * Places a purchase-page order: the price of the product (less the coupon, never below 0) plus the
+ * bump when taken. A paid total gets an ordinary Pix charge in the store's checkout mode, made by the
+ * same service the API uses; a total of 0 completes at once with a `free` sale. Returns the order
+ * token, the only key to the order's page.
+ */
+export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise<{ token: string }> {
+  const { store, product } = input;
+  const bump = input.bump ? await offeredBump(db, product) : null;
+  const token = newOrderToken();
+  const now = new Date();
+  const order = await db.transaction().execute(async (trx) => {
+    const held = input.coupon
+      ? await holdCoupon(trx, {
+          storeId: store.id,
+          code: input.coupon,
+          productId: product.id,
+          priceCents: product.preco_cents,
+        })
+      : null;
+    const price = priceOrder(product, bump, held);
+    const row: OrdersTable = {
+      id: newUuid(),
+      store_id: store.id,
+      token_hash: hashOrderToken(token),
+      livemode: store.checkout_mode === 'live' ? 1 : 0,
+      status: 'pending',
+      product_id: product.id,
+      items: JSON.stringify(price.items),
+      coupon_id: held?.coupon.id ?? null,
+      coupon: price.coupon === null ? null : JSON.stringify(price.coupon),
+      amount_cents: price.totalCents,
+      customer: JSON.stringify(input.customer),
+      pix_charge_id: null,
+      hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
+      sale_id: null,
+      created_at: now.toISOString(),
+    };
+    await insertOrder(trx, row);
+    if (row.amount_cents === 0) await approveFreeOrder(trx, row, input.mail);
+    return row;
+  });
+  if (order.amount_cents > 0) {
+    try {
+      await chargeOrder(db, order);
+    } catch (error) {
+      // No charge, no order: the coupon's hold goes with it, and the buyer may try again.
+      await deleteOrder(db, order);
+      throw error;
+    }
+  }
+  return { token };
+}
+
+/** A total of 0 needs no payment: the sale is approved at once, in the order's own transaction. */
+async function approveFreeOrder(
+  trx: Kysely<Database>,
+  order: OrdersTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<void> {
+  const saleId = newUuid();
+  const fromOrder = await completeOrder(trx, order, saleId);
+  await approveSale(
+    trx,
+    {
+      id: saleId,
+      store_id: order.store_id,
+      livemode: order.livemode,
+      amount_cents: 0,
+      payment_method: 'free',
+      pix_charge_id: null,
+      pix_end_to_end_id: null,
+      ...fromOrder,
+      customer: order.customer,
+      created_at: nowIso(),
+    },
+    mail,
+  );
+}
+
+/** Creates the order's Pix through the API's own charge service and points the order at it. */
+async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<void> {
+  const items = orderItems(order);
+  const main = items.find((item) => item.kind === 'product')!;
+  const bump = items.find((item) => item.kind === 'order_bump');
+  const coupon = orderCoupon(order);
+  const { charge } = await createCharge(
+    db,
+    { storeId: order.store_id, livemode: order.livemode === 1 },
+    {
+      amount: fromCents(order.amount_cents),
+      product_id: main.product_id,
+      description: main.nome.slice(0, 140),
+      expires_in: ORDER_PIX_SECONDS,
+      customer: JSON.parse(order.customer) as Customer,
+      metadata: {
+        order_id: order.id,
+        product_id: main.product_id,
+        product: main.nome.slice(0, 500),
+        ...(bump && { order_bump_product_id: bump.product_id, order_bump: bump.nome.slice(0, 500) }),
+        ...(coupon && { coupon: coupon.code }),
+      },
+    },
+  );
+  await setOrderCharge(db, order, charge.id, charge.expires_at);
+}
+
+/**
+ * A new Pix for an order whose charge expired unpaid (same order, same token). A limited coupon must
+ * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
+ * one charge. Returns false when there was nothing to renew.
+ */
+export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
+  if (order.status !== 'pending' || order.pix_charge_id === null) return false;
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const current = await findCharge(db, scope, order.pix_charge_id);
+  if (!current || effectiveStatus(current) !== 'expired') return false;
+  const holdUntil = isoAfter(ORDER_PIX_SECONDS * 1000);
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (order.coupon_id !== null) {
+      const main = orderItems(order).find((item) => item.kind === 'product')!;
+      await holdCoupon(trx, {
+        storeId: order.store_id,
+        code: orderCoupon(order)!.code,
+        productId: order.product_id,
+        priceCents: toCents(main.amount),
+        exceptOrderId: order.id,
+      });
+    }
+    return claimRenewal(trx, order, holdUntil);
+  });
+  if (claimed) await chargeOrder(db, { ...order, hold_until: holdUntil });
+  return claimed;
+}

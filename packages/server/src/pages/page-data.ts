@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { CheckoutsTable } from '../checkouts/checkout-object.js';
+import { findCheckout, findDefaultCheckout } from '../checkouts/checkouts-repository.js';
+import type { CheckoutSettings } from '../checkouts/settings.js';
+import type { Database } from '../db/schema.js';
+import type { OrdersTable } from '../orders/order-object.js';
+import { findCharge } from '../pix/pix-charges-repository.js';
+import { effectiveStatus } from '../pix/pix-charge-object.js';
+import type { PixChargesTable } from '../pix/pix-charge-object.js';
+import type { ProductsTable } from '../products/product-object.js';
+import { SLUG_PATTERN } from '../products/product-schemas.js';
+import { findProduct } from '../products/products-repository.js';
+import { HANDLE_PATTERN } from '../stores/handle.js';
+import { findStore, findStoreByHandle } from '../stores/stores.js';
+import type { StoresTable } from '../stores/stores.js';
+import { httpUrl } from './page-security.js';
+
+const SLUG = new RegExp(SLUG_PATTERN);
+const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+export interface ProductPageData {
+  store: StoresTable;
+  product: ProductsTable;
+  settings: CheckoutSettings;
+}
+
+/** The active product at `/p/<handle>/<slug>` with its checkout's look, or null (a 404 page). */
+export async function loadProductPage(
+  db: Kysely<Database>,
+  handle: string,
+  slug: string,
+): Promise<ProductPageData | null> {
+  if (!HANDLE_PATTERN.test(handle) || !SLUG.test(slug)) return null;
+  const store = await findStoreByHandle(db, handle);
+  if (!store) return null;
+  const product = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('store_id', '=', store.id)
+    .where('slug', '=', slug)
+    .where('ativo', '=', 1)
+    .executeTakeFirst();
+  if (!product) return null;
+  return { store, product, settings: await checkoutSettingsOf(db, product) };
+}
+
+/** The product's own checkout, or the store's default one (archiving a checkout unlinks its products). */
+async function checkoutSettingsOf(db: Kysely<Database>, product: ProductsTable): Promise<CheckoutSettings> {
+  const own: CheckoutsTable | undefined = product.checkout_id
+    ? await findCheckout(db, product.store_id, product.checkout_id)
+    : undefined;
+  const checkout = own && own.archived === 0 ? own : await findDefaultCheckout(db, product.store_id);
+  return JSON.parse(checkout.settings_json) as CheckoutSettings;
+}
+
+/** The page's look: its background as CSS built only from a validated colour, and its image. */
+export function backgroundOf(settings: CheckoutSettings): { style: string; image: string | null } {
+  const color =
+    settings.checkout_fundo_cor && COLOR.test(settings.checkout_fundo_cor)
+      ? settings.checkout_fundo_cor
+      : '#F5F5F5';
+  if (settings.checkout_fundo_tipo === 'gradiente') {
+    return { style: `body{background:linear-gradient(160deg,${color} 0%,#ffffff 100%) fixed}`, image: null };
+  }
+  const image = settings.checkout_fundo_tipo === 'imagem' ? httpUrl(settings.checkout_fundo_imagem) : null;
+  return { style: `body{background-color:${color}}`, image };
+}
+
+/** The origins of the images a page shows, for its CSP: nothing else may load from elsewhere. */
+export function imageOrigins(urls: (string | null)[]): string[] {
+  const origins = new Set<string>();
+  for (const url of urls) if (url !== null) origins.add(new URL(url).origin);
+  return [...origins];
+}
+
+export interface OrderState {
+  status: 'pending' | 'paid' | 'expired';
+  charge: PixChargesTable | null;
+  /** The product's access link once paid (http(s) only), else null. */
+  accessLink: string | null;
+}
+
+/** Where an order stands, read fresh: paid, or its current charge's status as a reader sees it. */
+export async function orderState(db: Kysely<Database>, order: OrdersTable): Promise<OrderState> {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const charge =
+    order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
+  if (order.status === 'paid') {
+    const product = await findProduct(db, order.store_id, order.product_id);
+    return { status: 'paid', charge, accessLink: httpUrl(product?.link_acesso) };
+  }
+  return {
+    status: charge && effectiveStatus(charge) === 'pending' ? 'pending' : 'expired',
+    charge,
+    accessLink: null,
+  };
+}
+
+export function storeOf(db: Kysely<Database>, order: OrdersTable) {
+  return findStore(db, order.store_id);
+}

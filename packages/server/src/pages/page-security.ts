@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { serviceLimiter } from '../http/rate-limit.js';
+
+/** A fresh nonce per page: only the page's own script and style run. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Nothing but this service's own script and style, and images from this page's own merchant image
+ * origins (plus data: for the QR code). No framing, no plugins, no forms elsewhere.
+ */
+export function pageCsp(nonce: string, imageOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "base-uri 'none'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ['img-src', "'self'", 'data:', ...imageOrigins].join(' '),
+    "object-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "script-src-attr 'none'",
+    `style-src 'self' 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+/** The headers every page carries, with its CSP. */
+export function sendHtml(reply: FastifyReply, status: number, csp: string, html: string): FastifyReply {
+  return reply
+    .code(status)
+    .headers({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    })
+    .send(html);
+}
+
+/** A URL a page may load or link to: http(s) only; anything else (javascript:, data:, relative) is dropped. */
+export function httpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A POST from a page must come from a page of this service: the Origin header (which browsers always
+ * send on such requests) must be the public origin or the origin the request was addressed to.
+ */
+export function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  return origin === publicUrl || origin === `${request.protocol}://${request.headers.host}`;
+}
+
+export interface OrderRateLimit {
+  /** Resolves null when allowed, else the seconds to wait. */
+  consume(ip: string, storeId: string): Promise<number | null>;
+  close(): void;
+}
+
+/**
+ * Orders a minute per (IP, store), with the service's own limiter (shared through Redis when
+ * configured), so one visitor cannot flood a store with charges.
+ */
+export function orderRateLimit(
+  perMinute: number,
+  redis: Redis | null,
+  log: FastifyBaseLogger,
+): OrderRateLimit {
+  const limiter = serviceLimiter(
+    { points: perMinute, duration: 60, keyPrefix: 'storefront:orders' },
+    redis,
+    log,
+  );
+  return {
+    async consume(ip, storeId) {
+      try {
+        await limiter.consume(`${ip}|${storeId}`);
+        return null;
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      }
+    },
+    close: () => limiter.close(),
+  };
+}

@@ -1,0 +1,351 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { h } from 'preact';
+import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
+import { ApiError } from '../http/api-error.js';
+import { sendError } from '../http/errors.js';
+import { checkBuyer, OrderBody } from '../orders/buyer.js';
+import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../orders/order-object.js';
+import type { OrdersTable } from '../orders/order-object.js';
+import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
+import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
+import { priceOrder } from '../orders/pricing.js';
+import { effectiveStatus } from '../pix/pix-charge-object.js';
+import { simulatePayment } from '../pix/simulate.js';
+import { formatBrl } from '../shared/money.js';
+import { orderEventStreams } from './order-events.js';
+import { registerPageAssets } from './page-assets.js';
+import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
+import type { ProductPageData } from './page-data.js';
+import { httpUrl, isSameOrigin, newNonce, orderRateLimit, pageCsp, sendHtml } from './page-security.js';
+import { renderPage } from './render.js';
+import { MessagePage } from './views/message-page.js';
+import { OrderPage } from './views/order-page.js';
+import { ProductPage } from './views/product-page.js';
+
+export const PAGES_PREFIX = '/p';
+
+const ProductParams = Type.Object({ handle: Type.String(), slug: Type.String() });
+const TokenParams = Type.Object({ token: Type.String() });
+const QuoteBody = Type.Object(
+  { bump: Type.Boolean(), coupon: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+
+/** A JSON answer a page's script shows to the buyer: a message and, by field, what to fix. */
+function refuse(
+  status: number,
+  message: string,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  const error = new ApiError(
+    status,
+    status === 429 ? 'rate_limited' : 'invalid_request',
+    message,
+    Object.keys(fields)[0] ?? null,
+    headers,
+  );
+  return Object.assign(error, { fields });
+}
+
+/**
+ * What the buyer is told when the charge service could not make a Pix: the PSP failing (5xx) is
+ * worth a retry; a live store whose PSP settings were removed is the merchant's to fix, and is logged
+ * for them. Anything else goes on unchanged.
+ */
+function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'provider_not_configured') {
+    request.log.warn(
+      { storeId },
+      'store in live checkout mode has no live Pix provider configured: purchase-page orders are refused',
+    );
+    return refuse(503, 'Esta loja não está recebendo pagamentos no momento. Tente novamente mais tarde.');
+  }
+  if (error.statusCode >= 500) {
+    return refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.');
+  }
+  return error;
+}
+
+/**
+ * The hosted purchase pages (no API key: the order token is the only key to an order): the product
+ * page, its orders and quotes, and the order page with its live status. They call the same services
+ * as the API: placing an order creates an ordinary Pix charge through the charge service, and
+ * "Simular pagamento" pays through the one payment path.
+ */
+export async function pagesRoutes(parent: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config } = app;
+  const assets = registerPageAssets(app, PAGES_PREFIX);
+  const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
+  app.addHook('onClose', async () => limiter.close());
+  const stream = orderEventStreams(app);
+  const hide = { hide: true };
+
+  function messagePage(reply: FastifyReply, status: number, title: string, text: string) {
+    const nonce = newNonce();
+    return sendHtml(
+      reply,
+      status,
+      pageCsp(nonce, []),
+      renderPage(h(MessagePage, { nonce, assets, title, text })),
+    );
+  }
+  const notFoundPage = (reply: FastifyReply) =>
+    messagePage(
+      reply,
+      404,
+      'Página não encontrada',
+      'Este link não existe ou o produto não está mais à venda.',
+    );
+
+  app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
+  app.setErrorHandler(
+    (error: Error & { fields?: Record<string, string>; statusCode?: number }, request, reply) => {
+      if (request.method === 'GET' && !(error instanceof ApiError)) {
+        request.log.error({ err: error }, 'purchase page failed');
+        return messagePage(reply, 500, 'Algo deu errado', 'Tente novamente em instantes.');
+      }
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : (error.statusCode ?? 500) < 500
+            ? new ApiError(400, 'invalid_request', 'Pedido inválido. Recarregue a página e tente de novo.')
+            : new ApiError(500, 'internal_error', 'Algo deu errado do nosso lado. Tente novamente.');
+      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'purchase page request failed');
+      if (!error.fields) return sendError(request, reply, apiError);
+      return reply
+        .code(apiError.statusCode)
+        .headers(apiError.headers)
+        .send({
+          error: {
+            code: apiError.code,
+            message: apiError.message,
+            param: apiError.param,
+            request_id: request.id,
+          },
+          fields: error.fields,
+        });
+    },
+  );
+
+  /** Every POST comes from one of these pages (no cross-site forms or scripts). */
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST' && !isSameOrigin(request, config.publicUrl)) {
+      throw refuse(403, 'Requisição de outra origem recusada.');
+    }
+  });
+
+  async function productOr404(params: { handle: string; slug: string }): Promise<ProductPageData> {
+    const data = await loadProductPage(db, params.handle, params.slug);
+    if (!data) throw refuse(404, 'Produto não encontrado.');
+    return data;
+  }
+
+  async function orderOr404(token: string): Promise<OrdersTable> {
+    const order = ORDER_TOKEN_PATTERN.test(token) ? await findOrderByToken(db, token) : undefined;
+    if (!order) throw refuse(404, 'Pedido não encontrado.');
+    return order;
+  }
+
+  async function rateLimited(request: FastifyRequest, storeId: string): Promise<void> {
+    const wait = await limiter.consume(request.ip, storeId);
+    if (wait !== null) {
+      throw refuse(
+        429,
+        `Muitas tentativas. Aguarde ${wait} s e tente de novo.`,
+        {},
+        { 'Retry-After': String(wait) },
+      );
+    }
+  }
+
+  const statusJson = async (order: OrdersTable) => {
+    const fresh = (await findOrder(db, order.store_id, order.id)) ?? order;
+    const state = await orderState(db, fresh);
+    return {
+      status: state.status,
+      expires_at: state.charge?.expires_at ?? null,
+      access_url: state.accessLink,
+    };
+  };
+
+  app.get('/:handle/:slug', { schema: { ...hide, params: ProductParams } }, async (request, reply) => {
+    const data = await loadProductPage(db, request.params.handle, request.params.slug);
+    if (!data) return notFoundPage(reply);
+    const { store, product, settings } = data;
+    const bump = await offeredBump(db, product);
+    const background = backgroundOf(settings);
+    const images = {
+      logo: settings.checkout_logo_enabled ? httpUrl(settings.checkout_logo_url) : null,
+      banner: settings.checkout_banner_enabled ? httpUrl(settings.checkout_banner_url) : null,
+      background: background.image,
+      product: httpUrl(product.imagem),
+    };
+    const bumpImage = bump ? httpUrl(bump.imagem) : null;
+    const nonce = newNonce();
+    const base = `${PAGES_PREFIX}/${store.handle}/${product.slug}`;
+    const html = renderPage(
+      h(ProductPage, {
+        nonce,
+        assets,
+        testMode: store.checkout_mode === 'test',
+        style: background.style,
+        storeName: store.name,
+        settings,
+        images,
+        product: {
+          nome: product.nome,
+          descricao: product.descricao,
+          garantia: product.garantia,
+          precoCents: product.preco_cents,
+        },
+        bump: bump && {
+          nome: bump.nome,
+          title: product.order_bump_title ?? `Adicionar ${bump.nome}`,
+          description: product.order_bump_description ?? bump.descricao,
+          precoCents: bump.preco_cents,
+          image: bumpImage,
+        },
+        urls: { order: `${base}/orders`, quote: `${base}/quote` },
+      }),
+    );
+    return sendHtml(reply, 200, pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage])), html);
+  });
+
+  app.post(
+    '/:handle/:slug/quote',
+    { schema: { ...hide, params: ProductParams, body: QuoteBody } },
+    async (request) => {
+      const { product } = await productOr404(request.params);
+      const bump = request.body.bump ? await offeredBump(db, product) : null;
+      let coupon = null;
+      let couponError: string | null = null;
+      if (request.body.coupon?.trim()) {
+        try {
+          coupon = await usableCoupon(db, {
+            storeId: product.store_id,
+            code: request.body.coupon,
+            productId: product.id,
+            priceCents: product.preco_cents,
+          });
+        } catch (error) {
+          if (!(error instanceof CouponRefused)) throw error;
+          couponError = error.message;
+        }
+      }
+      const price = priceOrder(product, bump, coupon);
+      return {
+        total: formatBrl(price.totalCents),
+        discount: price.coupon ? formatBrl(coupon!.discountCents) : null,
+        coupon_error: couponError,
+      };
+    },
+  );
+
+  app.post(
+    '/:handle/:slug/orders',
+    { schema: { ...hide, params: ProductParams, body: OrderBody } },
+    async (request, reply) => {
+      const { store, product } = await productOr404(request.params);
+      await rateLimited(request, store.id);
+      const buyer = checkBuyer(request.body);
+      if (!buyer.ok) throw refuse(400, 'Confira os campos destacados.', buyer.errors);
+      try {
+        const { token } = await placeOrder(db, {
+          store,
+          product,
+          customer: buyer.customer,
+          bump: request.body.bump,
+          coupon: request.body.coupon?.trim() || undefined,
+          mail: config,
+        });
+        return reply.code(201).send({ order_url: `${PAGES_PREFIX}/o/${token}` });
+      } catch (error) {
+        if (error instanceof CouponRefused) throw refuse(400, error.message, { coupon: error.message });
+        throw chargeRefusal(request, store.id, error);
+      }
+    },
+  );
+
+  app.get('/o/:token', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const order = ORDER_TOKEN_PATTERN.test(request.params.token)
+      ? await findOrderByToken(db, request.params.token)
+      : undefined;
+    const store = order && (await storeOf(db, order));
+    if (!order || !store) return notFoundPage(reply);
+    const state = await orderState(db, order);
+    const nonce = newNonce();
+    const base = `${PAGES_PREFIX}/o/${request.params.token}`;
+    const html = renderPage(
+      h(OrderPage, {
+        nonce,
+        assets,
+        testMode: order.livemode === 0,
+        storeName: store.name,
+        status: state.status,
+        items: orderItems(order),
+        coupon: orderCoupon(order),
+        amountCents: order.amount_cents,
+        pix: state.charge && {
+          copyPaste: state.charge.copy_paste,
+          qrBase64: state.charge.qr_code_base64,
+          expiresAt: state.charge.expires_at,
+        },
+        accessLink: state.accessLink,
+        urls: {
+          status: `${base}/status`,
+          events: `${base}/events`,
+          simulate: `${base}/simulate`,
+          renew: `${base}/renew`,
+        },
+      }),
+    );
+    return sendHtml(reply, 200, pageCsp(nonce, []), html);
+  });
+
+  app.get('/o/:token/status', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const order = await orderOr404(request.params.token);
+    return reply.header('cache-control', 'no-store').send(await statusJson(order));
+  });
+
+  app.get('/o/:token/events', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const order = await orderOr404(request.params.token);
+    stream(request, reply, { chargeId: order.pix_charge_id, read: () => statusJson(order) });
+  });
+
+  app.post('/o/:token/simulate', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const order = await orderOr404(request.params.token);
+    if (order.livemode === 1) throw refuse(400, 'Este pedido é real: o pagamento não pode ser simulado.');
+    const state = await orderState(db, order);
+    if (state.status !== 'pending' || !state.charge)
+      throw refuse(400, 'Este Pix não está mais aguardando pagamento.');
+    await simulatePayment(db, state.charge, config);
+    return statusJson(order);
+  });
+
+  app.post('/o/:token/renew', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const order = await orderOr404(request.params.token);
+    await rateLimited(request, order.store_id);
+    const { charge } = await orderState(db, order);
+    // A Pix the store canceled (the API's cancel) is the store's decision: no new one from the page.
+    if (order.status === 'pending' && charge && effectiveStatus(charge) === 'canceled') {
+      throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');
+    }
+    try {
+      await renewOrderCharge(db, order);
+    } catch (error) {
+      if (error instanceof CouponRefused) {
+        throw refuse(400, `${error.message} Faça um novo pedido para comprar sem o cupom.`, {
+          coupon: error.message,
+        });
+      }
+      throw chargeRefusal(request, order.store_id, error);
+    }
+    return statusJson(order);
+  });
+}

@@ -1,0 +1,132 @@
+import type { SaleCoupon, SaleItem } from '../../sales/sale-object.js';
+import { formatBrl } from '../../shared/money.js';
+import { toCents } from '../../shared/money.js';
+import { Layout } from './layout.js';
+import type { LayoutProps } from './layout.js';
+
+export type OrderPageStatus = 'pending' | 'paid' | 'expired';
+
+export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | 'testMode' | 'style'> {
+  storeName: string;
+  status: OrderPageStatus;
+  items: SaleItem[];
+  coupon: SaleCoupon | null;
+  amountCents: number;
+  pix: { copyPaste: string; qrBase64: string; expiresAt: string } | null;
+  /** Only for a paid order (an unpaid token holder never sees it); http(s) links only. */
+  accessLink: string | null;
+  /** The order's own endpoints, relative to this page. */
+  urls: { status: string; events: string; simulate: string; renew: string };
+}
+
+function Paid(props: { accessLink: string | null; hidden: boolean }) {
+  return (
+    <section class="card paid" id="paid" hidden={props.hidden} aria-labelledby="paid-title">
+      <h1 id="paid-title" tabIndex={-1}>
+        Pagamento confirmado!
+      </h1>
+      <p>Obrigado pela compra. Seu acesso está liberado.</p>
+      <p id="access" hidden={!props.accessLink}>
+        <a class="button" id="access-link" href={props.accessLink ?? '#'}>
+          Acessar meu produto
+        </a>
+      </p>
+    </section>
+  );
+}
+
+/** The order's page: the Pix to pay (QR, copy, countdown), then the confirmation or a new Pix. */
+export function OrderPage(props: OrderPageProps) {
+  const { status, pix } = props;
+  return (
+    <Layout
+      title={`Pedido · ${props.storeName}`}
+      nonce={props.nonce}
+      assets={props.assets}
+      testMode={props.testMode}
+      page="order"
+      style={props.style}
+    >
+      <div
+        id="order"
+        data-status={status}
+        data-status-url={props.urls.status}
+        data-events-url={props.urls.events}
+        data-simulate-url={props.urls.simulate}
+        data-renew-url={props.urls.renew}
+        data-expires-at={pix?.expiresAt ?? ''}
+      >
+        <section class="card summary" aria-labelledby="summary-title">
+          <h2 id="summary-title">Resumo do pedido</h2>
+          <ul class="items">
+            {props.items.map((item) => (
+              <li>
+                <span>{item.nome}</span> <span>{formatBrl(toCents(item.amount))}</span>
+              </li>
+            ))}
+          </ul>
+          {props.coupon ? (
+            <p class="discount">
+              Cupom {props.coupon.code}: − {formatBrl(toCents(props.coupon.discount))}
+            </p>
+          ) : null}
+          <p class="total">
+            Total: <strong>{formatBrl(props.amountCents)}</strong>
+          </p>
+        </section>
+
+        {pix ? (
+          <section class="card pay" id="pending" hidden={status !== 'pending'} aria-labelledby="pay-title">
+            <h1 id="pay-title">Pague com Pix</h1>
+            <p class="countdown" role="timer" aria-live="off">
+              Expira em <span id="countdown">--:--</span>
+            </p>
+            <img
+              class="qr"
+              src={`data:image/png;base64,${pix.qrBase64}`}
+              alt="QR code do Pix"
+              width="240"
+              height="240"
+            />
+            <label for="copy-paste">Pix copia e cola</label>
+            <textarea id="copy-paste" readOnly rows={4}>
+              {pix.copyPaste}
+            </textarea>
+            <button type="button" id="copy" aria-live="polite">
+              Copiar código
+            </button>
+            <ol class="steps">
+              <li>Abra o app do seu banco e escolha pagar com Pix.</li>
+              <li>Escaneie o QR code ou cole o código copiado.</li>
+              <li>Confirme o pagamento: esta página se atualiza sozinha.</li>
+            </ol>
+            {props.testMode ? (
+              <button type="button" id="simulate" class="secondary">
+                Simular pagamento
+              </button>
+            ) : null}
+            <p class="status-line" id="status-line" role="status"></p>
+          </section>
+        ) : null}
+
+        <section
+          class="card expired"
+          id="expired"
+          hidden={status !== 'expired'}
+          aria-labelledby="expired-title"
+        >
+          <h1 id="expired-title" tabIndex={-1}>
+            Este Pix expirou
+          </h1>
+          <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
+          <button type="button" id="renew">
+            Gerar novo Pix
+          </button>
+          <p class="form-error" id="renew-error" role="alert" hidden></p>
+        </section>
+
+        <Paid accessLink={props.accessLink} hidden={status !== 'paid'} />
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/schema.js';
+import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
+import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
+import { recordEvent } from '../events/outbox.js';
+import type { StorefrontEvent } from '../events/outbox.js';
+import { NO_REFUND, toSale } from './sale-object.js';
+import type { Sale, SalesTable } from './sale-object.js';
+import { insertSale } from './sales-repository.js';
+
+/** What tells one new sale from another; status, refund and e-mail columns start the same for all. */
+export type NewSale = Omit<
+  SalesTable,
+  'status' | 'refunded_at' | keyof typeof NO_REFUND | keyof SaleDeliveryEmailColumns
+>;
+
+/**
+ * Creates an approved sale in the caller's transaction: inserts it, queues its delivery e-mail and
+ * records `sale.approved` (after `after`, the event it must follow, when given). Every approved sale
+ * is made here, a paid charge's and a free purchase-page order's alike, so they carry the same columns.
+ */
+export async function approveSale(
+  trx: Kysely<Database>,
+  fields: NewSale,
+  mail: Pick<Config, 'smtp'>,
+  after?: StorefrontEvent,
+): Promise<Sale> {
+  const row: SalesTable = { ...fields, status: 'approved', refunded_at: null, ...NO_REFUND };
+  await insertSale(trx, row);
+  const sale = toSale(await queueDeliveryEmail(trx, row, mail));
+  await recordEvent(trx, {
+    storeId: row.store_id,
+    livemode: row.livemode === 1,
+    type: 'sale.approved',
+    object: sale,
+    ...(after !== undefined && { after }),
+  });
+  return sale;
+}

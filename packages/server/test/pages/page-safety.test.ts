@@ -1,0 +1,205 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
+import type { Shop } from './page-support.js';
+
+const HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>"\'&';
+
+/** No markup from merchant text reaches the page: every hostile string appears only escaped. */
+function expectNoInjectedMarkup(html: string): void {
+  expect(html).not.toContain('<script>alert');
+  expect(html).not.toContain('<img src=x');
+  expect(html).not.toMatch(/javascript:/i);
+  expect(html.match(/<script\b/g)).toHaveLength(1); // the page's own
+  expect(html).toContain('&lt;script>alert(&quot;x&quot;)&lt;/script>');
+}
+
+describeEachDatabase(
+  'purchase page safety',
+  (api) => {
+    let shop: Shop;
+    beforeAll(async () => {
+      shop = await createShop(api, {
+        nome: HOSTILE,
+        slug: 'hostil',
+        descricao: HOSTILE,
+        garantia: HOSTILE,
+        imagem: 'javascript:alert(1)',
+        link_acesso: 'javascript:alert(1)',
+        order_bump_title: HOSTILE,
+        order_bump_description: HOSTILE,
+      });
+      await api.as(shop.key).patch(`/checkouts/${shop.checkoutId}`, {
+        settings_json: {
+          checkout_titulo: HOSTILE,
+          checkout_subtitulo: HOSTILE,
+          checkout_descricao: HOSTILE,
+          checkout_garantia: HOSTILE,
+          checkout_logo_enabled: true,
+          checkout_logo_url: 'https://img.example.com/logo.png?a=1&b="2"',
+          checkout_fundo_tipo: 'imagem',
+          checkout_fundo_imagem: 'http://bg.example.net/fundo.jpg',
+        },
+      });
+      await api.db.updateTable('stores').set({ name: HOSTILE }).where('id', '=', shop.storeId).execute();
+    });
+
+    it('escapes every merchant string and drops non-http(s) URLs on the product page', async () => {
+      const res = await pageRequest(api, 'GET', shop.pagePath);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expectNoInjectedMarkup(res.text);
+      expect(res.text).toContain('<html lang="pt-BR">');
+      expect(res.text).toContain('src="https://img.example.com/logo.png?a=1&amp;b=%222%22"');
+      expect(res.text).toContain('src="http://bg.example.net/fundo.jpg"');
+      expect(res.text).not.toContain('class="product-image"'); // its imagem is javascript:
+      // The API rejects such URLs where it types them as URLs.
+      const bad = await api.as(shop.key).patch(`/checkouts/${shop.checkoutId}`, {
+        settings_json: { checkout_banner_url: 'javascript:alert(1)' },
+      });
+      expect(bad.status).toBe(400);
+    });
+
+    it('escapes on the order page too, and never links a non-http(s) access link', async () => {
+      await api.as(shop.key).post('/coupons', { code: 'GRATIS', percent_off: 100 });
+      const { token } = await placeOrder(api, shop, { coupon: 'GRATIS' });
+      const res = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(res.text).toContain('Pagamento confirmado!');
+      expectNoInjectedMarkup(res.text);
+      expect((await pageRequest(api, 'GET', `/p/o/${token}/status`)).json.access_url).toBeNull();
+    });
+
+    it('sends a CSP with a fresh nonce on its script and style, no inline handlers, no framing, images from the page’s own origins', async () => {
+      const first = await pageRequest(api, 'GET', shop.pagePath);
+      const second = await pageRequest(api, 'GET', shop.pagePath);
+      const csp = first.headers.get('content-security-policy')!;
+      const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+      expect(second.headers.get('content-security-policy')).not.toContain(nonce);
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain(`script-src 'nonce-${nonce}'`);
+      expect(csp).toContain("script-src-attr 'none'");
+      expect(csp).toContain("img-src 'self' data: https://img.example.com http://bg.example.net;");
+      expect(csp).not.toContain('unsafe');
+      expect(first.headers.get('x-frame-options')).toBe('DENY');
+      const scripts = [...first.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toContain(`nonce="${nonce}"`);
+      expect(scripts[0]).toMatch(/src="\/p\/assets\/page\.[0-9a-f]{12}\.js"/);
+      for (const style of first.text.matchAll(/<style\b[^>]*>/g))
+        expect(style[0]).toContain(`nonce="${nonce}"`);
+      expect(first.text).not.toMatch(/\sstyle=/);
+      expect(first.text).not.toMatch(/sk_(test|live)_/);
+    });
+
+    it('serves its assets under content-hashed names with long cache headers; the page stays small', async () => {
+      const page = await pageRequest(api, 'GET', shop.pagePath);
+      const css = /href="(\/p\/assets\/page\.[0-9a-f]{12}\.css)"/.exec(page.text)![1]!;
+      const js = /src="(\/p\/assets\/page\.[0-9a-f]{12}\.js)"/.exec(page.text)![1]!;
+      let bytes = Buffer.byteLength(page.text);
+      for (const [path, type] of [
+        [css, 'text/css'],
+        [js, 'text/javascript'],
+      ] as const) {
+        const res = await pageRequest(api, 'GET', path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toContain(type);
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        bytes += Buffer.byteLength(res.text);
+      }
+      expect(bytes).toBeLessThanOrEqual(60 * 1024);
+    });
+
+    it('refuses a POST without this origin with 403, writing nothing', async () => {
+      const before = (await api.db.selectFrom('orders').select('id').execute()).length;
+      const body = { ...BUYER, bump: false };
+      for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<
+        string,
+        string
+      >[]) {
+        const res = await pageRequest(api, 'POST', `${shop.pagePath}/orders`, body, headers);
+        expect(res.status).toBe(403);
+        expect(res.json.error.code).toBe('invalid_request');
+      }
+      expect((await pageRequest(api, 'POST', `/p/o/AAAAAAAAAAAAAAAAAAAAAA/simulate`, {}, {})).status).toBe(
+        403,
+      );
+      expect((await api.db.selectFrom('orders').select('id').execute()).length).toBe(before);
+    });
+
+    it('answers an HTML 404 page for unknown, inactive, archived-product and other-store paths and bad tokens', async () => {
+      const other = await createShop(api, { slug: 'so-da-outra' }, 'Outra Loja');
+      const inactive = (await api.as(shop.key).post('/products', { nome: 'Parado', preco: 5, ativo: false }))
+        .body;
+      const archived = (await api.as(shop.key).post('/products', { nome: 'Arquivado', preco: 5 })).body;
+      await api.as(shop.key).post(`/products/${archived.id}/archive`);
+      const paths = [
+        `/p/${shop.handle}/nao-existe`,
+        `/p/nao-existe-loja/${shop.product.slug}`,
+        `/p/${shop.handle}/${inactive.slug}`,
+        `/p/${shop.handle}/${archived.slug}`,
+        `/p/${shop.handle}/so-da-outra`, // another store's product under this store's handle
+        `/p/${shop.handle}/INVALID_SLUG`,
+        '/p/o/AAAAAAAAAAAAAAAAAAAAAA',
+        '/p/o/short',
+        '/p/whatever/a/b/c',
+      ];
+      expect((await pageRequest(api, 'GET', `/p/${other.handle}/so-da-outra`)).status).toBe(200);
+      for (const path of paths) {
+        const res = await pageRequest(api, 'GET', path);
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+        expect(res.text, path).toContain('Página não encontrada');
+        expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      }
+      const order = await pageRequest(api, 'POST', `/p/${shop.handle}/${inactive.slug}/orders`, {
+        ...BUYER,
+        bump: false,
+      });
+      expect(order.status).toBe(404);
+      expect((await pageRequest(api, 'GET', '/p/o/AAAAAAAAAAAAAAAAAAAAAA/status')).status).toBe(404);
+    });
+
+    it('gives order tokens of 128 random bits and stores only their hash', async () => {
+      const { token } = await placeOrder(api, shop);
+      expect(Buffer.from(token!, 'base64url')).toHaveLength(16);
+      const rows = await api.db.selectFrom('orders').selectAll().execute();
+      expect(JSON.stringify(rows)).not.toContain(token);
+    });
+  },
+  { config: { orderRateLimitPerMinute: 1000 } },
+);
+
+describeEachDatabase(
+  'purchase page order rate limit',
+  (api) => {
+    it('allows STOREFRONT_ORDER_RATE_LIMIT orders a minute per (IP, store), then 429 with Retry-After', async () => {
+      const shop = await createShop(api);
+      const other = await createShop(api, {}, 'Outra');
+      for (let i = 0; i < 3; i++) expect((await placeOrder(api, shop)).res.status).toBe(201);
+      const limited = (await placeOrder(api, shop)).res;
+      expect(limited.status).toBe(429);
+      expect(limited.json.error.code).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      // Another store is counted apart.
+      expect((await placeOrder(api, other)).res.status).toBe(201);
+    });
+  },
+  { config: { orderRateLimitPerMinute: 3 } },
+);
+
+describe('STOREFRONT_ORDER_RATE_LIMIT', () => {
+  const env = { DATABASE_URL: 'sqlite::memory:', STOREFRONT_SECRET: 'x'.repeat(32) };
+  it('defaults to 20 a minute, takes 1 and up, and stops the start on 0 or text naming the variable', () => {
+    expect(loadConfig(env).orderRateLimitPerMinute).toBe(20);
+    expect(loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: '1' }).orderRateLimitPerMinute).toBe(1);
+    expect(() => loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: '0' })).toThrow(
+      /STOREFRONT_ORDER_RATE_LIMIT/,
+    );
+    expect(() => loadConfig({ ...env, STOREFRONT_ORDER_RATE_LIMIT: 'lots' })).toThrow(
+      /STOREFRONT_ORDER_RATE_LIMIT/,
+    );
+  });
+});

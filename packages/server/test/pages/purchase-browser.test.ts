@@ -1,0 +1,261 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQr } from '../pix/pix-test-helpers.js';
+import {
+  chromiumAvailable,
+  chromiumSuiteTitle,
+  failWithoutRequiredChromium,
+  launchChromium,
+} from '../support/chromium.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import type { TestApi } from '../support/test-api.js';
+import {
+  allowedHosts,
+  eventually,
+  requestsTo,
+  uniqueUrl,
+  useReceiverAndWorker,
+} from '../webhooks/delivery-harness.js';
+import { chargeOfOrder, createRefusedCoupons, createShop } from './page-support.js';
+import type { Shop } from './page-support.js';
+
+/**
+ * A buyer in a real browser (Debian's Chromium through playwright-core) against the real service:
+ * keyboard only, coupon and bump, the QR, "Simular pagamento" and the confirmation without a reload.
+ * Screenshots go to packages/server/test-artifacts/ (not committed).
+ */
+
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The merchant's image host: the one other origin the page may load from (answered here, offline). */
+const IMAGE_ORIGIN = 'https://img.loja.example';
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let browser: Browser | undefined;
+beforeAll(async () => {
+  if (chromiumAvailable) browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  foreign: string[];
+  problems: string[];
+}
+
+/** A fresh page that records requests to other origins (aborted) and every page error or console error. */
+async function watchedPage(api: TestApi, width: number): Promise<Watched> {
+  const context = await browser!.newContext({ viewport: { width, height: 900 }, locale: 'pt-BR' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+  const page = await context.newPage();
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
+    if (url.origin === IMAGE_ORIGIN)
+      return route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL });
+    foreign.push(url.href);
+    return route.abort();
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { page, context, foreign, problems };
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
+    return axe.run();
+  });
+  return (result.violations as { id: string; impact: string; nodes: unknown[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
+}
+
+/** Types into the focused field, then moves on with Tab. */
+async function typeAndTab(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await page.keyboard.press('Tab');
+}
+
+failWithoutRequiredChromium();
+
+describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headless Chromium'), () => {
+  describeEachDatabase(
+    'buyer flow',
+    (api) => {
+      const delivery = useReceiverAndWorker(api);
+      let shop: Shop;
+      beforeAll(async () => {
+        shop = await createShop(api, { imagem: `${IMAGE_ORIGIN}/curso.png` });
+        await api.as(shop.key).patch(`/checkouts/${shop.checkoutId}`, {
+          settings_json: {
+            checkout_logo_enabled: true,
+            checkout_logo_url: `${IMAGE_ORIGIN}/logo.png`,
+            checkout_subtitulo: 'Aprenda do zero',
+            checkout_fundo_tipo: 'gradiente',
+            checkout_fundo_cor: '#DDEEFF',
+          },
+        });
+        await api.as(shop.key).post('/coupons', { code: 'VIOLAO10', percent_off: 10 });
+      });
+
+      it('keyboard only: coupon, bump, Pix QR that decodes to copy_paste, simulate, confirmation without reload; sale and webhooks', async () => {
+        const receiver = delivery.receiver();
+        const hook = uniqueUrl(receiver);
+        await api.as(shop.key).post('/webhooks', { url: hook, events: ['pix.paid', 'sale.approved'] });
+        const { page, context, foreign, problems } = await watchedPage(api, 360);
+
+        await page.goto(`${api.baseUrl}${shop.pagePath}`);
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `product-360-${api.dialect}.png`);
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await screenshot(page, `product-1280-${api.dialect}.png`);
+        await page.setViewportSize({ width: 360, height: 900 });
+
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
+        await typeAndTab(page, 'Maria da Silva');
+        await typeAndTab(page, 'maria@example.com');
+        await typeAndTab(page, '529.982.247-25');
+        await typeAndTab(page, '(11) 98765-4321');
+        await typeAndTab(page, 'violao10');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('apply-coupon');
+        await page.keyboard.press('Enter');
+        await page.locator('#coupon-status', { hasText: 'Cupom aplicado: − R$ 10,00' }).waitFor();
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('bump');
+        await page.keyboard.press('Space');
+        await page.locator('#total', { hasText: 'R$ 99,90' }).waitFor();
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('submit');
+        await Promise.all([page.waitForURL(/\/p\/o\/[A-Za-z0-9_-]{22}$/), page.keyboard.press('Enter')]);
+
+        const token = page.url().split('/').pop()!;
+        const charge = (await api.as(shop.key).get(`/payments/pix/${await chargeOfOrder(api, token)}`)).body;
+        const qr = await page.locator('img.qr').getAttribute('src');
+        expect(decodeQr(qr!.replace('data:image/png;base64,', ''))).toBe(charge.pix.copy_paste);
+        expect(await page.locator('#copy-paste').inputValue()).toBe(charge.pix.copy_paste);
+        expect(await page.locator('#countdown').textContent()).toMatch(/^(29|30):\d\d$/);
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `order-360-${api.dialect}.png`);
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await screenshot(page, `order-1280-${api.dialect}.png`);
+
+        await page.locator('#copy').focus();
+        await page.keyboard.press('Enter');
+        await page.locator('#copy', { hasText: 'Copiado!' }).waitFor();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(charge.pix.copy_paste);
+
+        // No reload: a marker set on this document survives until the confirmation shows.
+        await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+        await page.locator('#simulate').focus();
+        await page.keyboard.press('Enter');
+        await page.locator('#paid').waitFor({ state: 'visible' });
+        expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+        expect(await page.locator('#pending').isHidden()).toBe(true);
+        expect(await page.locator('#access-link').getAttribute('href')).toBe(
+          'https://members.example.com/violao',
+        );
+        await screenshot(page, `paid-1280-${api.dialect}.png`);
+
+        const sale = (await api.as(shop.key).get('/sales')).body.data.find(
+          (s: any) => s.pix_charge_id === charge.id,
+        );
+        expect(sale).toMatchObject({
+          amount: 99.9,
+          product_id: shop.product.id,
+          coupon: { code: 'VIOLAO10', discount: 10 },
+          customer: {
+            name: 'Maria da Silva',
+            email: 'maria@example.com',
+            document: '52998224725',
+            whatsapp: '+5511987654321',
+          },
+        });
+        expect(sale.items.map((i: any) => [i.kind, i.product_id, i.amount])).toEqual([
+          ['product', shop.product.id, 90],
+          ['order_bump', shop.bump.id, 9.9],
+        ]);
+        const types = await eventually(async () => {
+          const got = requestsTo(receiver, hook).map((r) => JSON.parse(r.body).type as string);
+          return got.length >= 2 ? got.sort() : undefined;
+        });
+        expect(types).toEqual(['pix.paid', 'sale.approved']);
+        expect(foreign, 'requests to other origins').toEqual([]);
+        expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
+        await context.close();
+      }, 90_000);
+
+      it('shows invalid CPF and e-mail next to their fields, and refuses an exhausted or expired coupon with a message', async () => {
+        await createRefusedCoupons(api, shop, { exhausted: 'ESGOTADO', expired: 'VENCIDO' });
+        const { page, context, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}${shop.pagePath}`);
+        await page.fill('#name', 'Maria da Silva');
+        await page.fill('#email', 'maria@');
+        await page.fill('#document', '529.982.247-24');
+        await page.click('#submit');
+        await page.locator('#document-error', { hasText: 'Informe um CPF ou CNPJ válido.' }).waitFor();
+        expect(await page.locator('#email-error').textContent()).toBe(
+          'Informe um e-mail válido, como nome@exemplo.com.',
+        );
+        expect(await page.locator('#email').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#document').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#name').getAttribute('aria-invalid')).toBeNull();
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+
+        for (const [code, message] of [
+          ['ESGOTADO', 'Este cupom esgotou.'],
+          ['VENCIDO', 'Este cupom expirou.'],
+        ]) {
+          await page.fill('#coupon', code!);
+          await page.click('#apply-coupon');
+          await page.locator('#coupon-error', { hasText: message! }).waitFor();
+          expect(await page.locator('#total').textContent()).toBe('R$ 100,00');
+        }
+        // The refused order's 400 is logged by the browser as a failed load; nothing else may be.
+        expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+        await context.close();
+      }, 60_000);
+
+      it('an expired Pix shows at once and the buyer gets a new one for the same order', async () => {
+        const { page, context, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}${shop.pagePath}`);
+        await page.fill('#name', 'João Souza');
+        await page.fill('#email', 'joao@example.com');
+        await page.fill('#document', '11.222.333/0001-81');
+        await Promise.all([page.waitForURL(/\/p\/o\//), page.click('#submit')]);
+        const token = page.url().split('/').pop()!;
+        const first = await chargeOfOrder(api, token);
+        await api.as(shop.key).post(`/payments/pix/${first}/simulate_expiration`);
+        await page.locator('#expired').waitFor({ state: 'visible' });
+        expect(await axeViolations(page)).toEqual([]);
+        await Promise.all([page.waitForEvent('load'), page.click('#renew')]);
+        await page.locator('#pending').waitFor({ state: 'visible' });
+        const second = await chargeOfOrder(api, token);
+        expect(second).not.toBe(first);
+        const charge = (await api.as(shop.key).get(`/payments/pix/${second}`)).body;
+        expect(await page.locator('#copy-paste').inputValue()).toBe(charge.pix.copy_paste);
+        expect(page.url()).toBe(`${api.baseUrl}/p/o/${token}`);
+        expect(problems).toEqual([]);
+        await context.close();
+      }, 60_000);
+    },
+    { config: { webhookAllowedHosts: allowedHosts, orderRateLimitPerMinute: 1000 } },
+  );
+});
