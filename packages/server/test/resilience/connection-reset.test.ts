@@ -88,25 +88,33 @@ describeWhen(POSTGRES_URL, NO_POSTGRES, 'PostgreSQL connection reset (serve and 
       body: { url: `${receiver.url}/reset`, events: ['product.created'] },
     });
     expect(endpoint.status).toBe(201);
-    // Several requests at once leave several idle connections in the serve process's pool.
-    const warmup = await Promise.all(
-      Array.from({ length: 6 }, () => callApi(url, 'GET', '/products', { key })),
-    );
-    expect(warmup.map((r) => r.status)).toEqual(Array(6).fill(200));
-
-    // A request held inside PostgreSQL (waiting on a lock this test holds) is in flight at the reset.
     const locker = new pg.Client({ connectionString: POSTGRES_URL!, options: database.env.PGOPTIONS! });
     await locker.connect();
-    await locker.query('begin');
-    await locker.query('lock table products in access exclusive mode');
+    const lockProducts = async () => {
+      await locker.query('begin');
+      await locker.query('lock table products in access exclusive mode');
+    };
+    const waitingOnTheLock = async (count: number) =>
+      eventually(async () => {
+        const { rows } = await admin.query(
+          `select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+          [names.serve],
+        );
+        return rows.length >= count;
+      }, 10_000);
+
+    // Several idle connections in the serve process's pool, for certain: reads that all wait on one
+    // lock hold a connection each, and go back to the pool together once it is released.
+    await lockProducts();
+    const warmup = Array.from({ length: 4 }, () => callApi(url, 'GET', '/products', { key }));
+    await waitingOnTheLock(4);
+    await locker.query('rollback');
+    expect((await Promise.all(warmup)).map((r) => r.status)).toEqual(Array(4).fill(200));
+
+    // A request held inside PostgreSQL (waiting on a lock this test holds) is in flight at the reset.
+    await lockProducts();
     const inFlight = callApi(url, 'POST', '/products', { key, body: { nome: 'Em voo', preco: 10 } });
-    await eventually(async () => {
-      const { rows } = await admin.query(
-        `select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
-        [names.serve],
-      );
-      return rows.length > 0;
-    }, 10_000);
+    await waitingOnTheLock(1);
 
     expect(await terminate(names.serve, names.worker)).toBeGreaterThan(1);
     const failed = await inFlight;
