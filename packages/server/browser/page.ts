@@ -5,7 +5,7 @@
  */
 
 interface OrderStatus {
-  status: 'pending' | 'paid' | 'expired' | 'gone';
+  status: 'pending' | 'paid' | 'expired' | 'canceled' | 'gone';
   expires_at?: string | null;
   access_url?: string | null;
 }
@@ -120,6 +120,9 @@ function productPage(form: HTMLFormElement): void {
 
 /* ---------- order page ---------- */
 
+/** Nothing follows these: no stream, polling or countdown is needed any more. */
+const FINAL = ['paid', 'canceled'];
+
 function orderPage(root: HTMLElement): void {
   const { statusUrl, eventsUrl, simulateUrl, renewUrl } = root.dataset;
   const countdown = byId('countdown');
@@ -132,10 +135,11 @@ function orderPage(root: HTMLElement): void {
     if (state.status === current || state.status === 'gone') return;
     current = state.status;
     root.dataset.status = current;
-    const pending = byId('pending');
-    if (pending) pending.hidden = current !== 'pending';
-    byId('expired')!.hidden = current !== 'expired';
-    byId('paid')!.hidden = current !== 'paid';
+    // One card per status (the page may lack some: no Pix yet, or no "new Pix" once canceled).
+    for (const card of ['pending', 'expired', 'paid', 'canceled']) {
+      const element = byId(card);
+      if (element) element.hidden = current !== card;
+    }
     if (current === 'paid') {
       const link = byId<HTMLAnchorElement>('access-link');
       if (link && state.access_url) {
@@ -144,6 +148,9 @@ function orderPage(root: HTMLElement): void {
       }
       stop();
       byId('paid-title')?.focus();
+    } else if (current === 'canceled') {
+      stop();
+      byId('canceled-title')?.focus();
     } else if (current === 'expired') {
       byId('expired-title')?.focus();
     }
@@ -168,16 +175,16 @@ function orderPage(root: HTMLElement): void {
     if (polling === undefined) polling = window.setInterval(() => void poll(), 3000);
   }
 
-  if (current !== 'paid') {
+  if (!FINAL.includes(current)) {
     if ('EventSource' in window) {
       events = new EventSource(eventsUrl!);
       events.addEventListener('status', (event) =>
         apply(JSON.parse((event as MessageEvent<string>).data) as OrderStatus),
       );
       events.onerror = () => {
-        // The stream ends by design once paid; otherwise fall back to polling.
+        // The stream ends by design once paid or canceled; otherwise fall back to polling.
         events?.close();
-        if (current !== 'paid') startPolling();
+        if (!FINAL.includes(current)) startPolling();
       };
     } else {
       startPolling();

@@ -29,7 +29,8 @@ export interface UsableCoupon {
 
 /**
  * The coupon a buyer typed, if it can be used now on this product, with the discount it gives; else
- * `CouponRefused` saying why. A limited coupon must have a redemption left that no pending order holds.
+ * `CouponRefused` saying why. A limited coupon must have a redemption left that no pending order holds
+ * (an order whose charge the store canceled holds none).
  */
 export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): Promise<UsableCoupon> {
   const now = nowIso();
@@ -46,7 +47,20 @@ export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): 
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('coupon_id', '=', coupon.id)
       .where('status', '=', 'pending')
-      .where('hold_until', '>', now);
+      .where('hold_until', '>', now)
+      // A charge the store canceled can be neither paid nor renewed: its order holds nothing from the
+      // moment the cancel commits (one transaction, so no separate release to forget or to race).
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('pix_charges')
+              .select('pix_charges.id')
+              .whereRef('pix_charges.id', '=', 'orders.pix_charge_id')
+              .where('pix_charges.status', '=', 'canceled'),
+          ),
+        ),
+      );
     if (input.exceptOrderId !== undefined) holds = holds.where('id', '<>', input.exceptOrderId);
     const held = Number((await holds.executeTakeFirstOrThrow()).n);
     if (coupon.times_redeemed + held >= coupon.max_redemptions)
@@ -57,9 +71,10 @@ export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): 
 
 /**
  * A limited coupon is never promised to more buyers than it has redemptions left: a pending order
- * holds one until its Pix expires, and a redemption counts when the sale is approved. So of ten buyers
- * racing for the last five, five get the discount and the sixth is told at once that the coupon ran
- * out, before paying anything; nobody pays a discounted price the coupon can no longer cover.
+ * holds one until its Pix expires or the store cancels it, and a redemption counts when the sale is
+ * approved. So of ten buyers racing for the last five, five get the discount and the sixth is told at
+ * once that the coupon ran out, before paying anything; nobody pays a discounted price the coupon can
+ * no longer cover.
  *
  * Must run in the transaction that inserts the order: the coupon's row is locked first (a no-op
  * update), so concurrent orders for one coupon count holds one after the other on PostgreSQL (SQLite

@@ -15,8 +15,9 @@ export interface StatusSource {
 
 /**
  * Server-Sent Events for one order page: a `status` event at once and whenever the status changes;
- * the stream ends once the order is paid. Changes in this process are pushed at once (charge
- * signals); the timer covers the rest. Open streams end when the service closes.
+ * the stream ends once the order is paid or its charge canceled (nothing changes after either).
+ * Changes in this process are pushed at once (charge signals); the timer covers the rest. Open
+ * streams end when the service closes.
  */
 export function orderEventStreams(app: FastifyInstance) {
   const open = new Set<() => void>();
@@ -46,7 +47,7 @@ export function orderEventStreams(app: FastifyInstance) {
           sinceWrite = 0;
           raw.write(`event: status\ndata: ${data}\n\n`);
         }
-        if (!state || state.status === 'paid') close();
+        if (!state || state.status === 'paid' || state.status === 'canceled') close();
       } catch (err) {
         request.log.warn({ err }, 'order event stream read failed');
       }

@@ -74,7 +74,8 @@ export function imageOrigins(urls: (string | null)[]): string[] {
 }
 
 export interface OrderState {
-  status: 'pending' | 'paid' | 'expired';
+  /** `canceled`: the store canceled the charge (the API's cancel); the page offers no new Pix. */
+  status: 'pending' | 'paid' | 'expired' | 'canceled';
   charge: PixChargesTable | null;
   /** The product's access link once paid (http(s) only), else null. */
   accessLink: string | null;
@@ -89,8 +90,9 @@ export async function orderState(db: Kysely<Database>, order: OrdersTable): Prom
     const product = await findProduct(db, order.store_id, order.product_id);
     return { status: 'paid', charge, accessLink: httpUrl(product?.link_acesso) };
   }
+  const chargeStatus = charge ? effectiveStatus(charge) : null;
   return {
-    status: charge && effectiveStatus(charge) === 'pending' ? 'pending' : 'expired',
+    status: chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired',
     charge,
     accessLink: null,
   };

@@ -12,8 +12,8 @@ import type { OrdersTable } from '../orders/order-object.js';
 import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
-import { effectiveStatus } from '../pix/pix-charge-object.js';
 import { simulatePayment } from '../pix/simulate.js';
+import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../shared/money.js';
 import { orderEventStreams } from './order-events.js';
 import { registerPageAssets } from './page-assets.js';
@@ -279,6 +279,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     const store = order && (await storeOf(db, order));
     if (!order || !store) return notFoundPage(reply);
     const state = await orderState(db, order);
+    // For the canceled card (shown at once, or later when the store cancels while the buyer watches).
+    const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);
     const nonce = newNonce();
     const base = `${PAGES_PREFIX}/o/${request.params.token}`;
     const html = renderPage(
@@ -297,6 +299,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           expiresAt: state.charge.expires_at,
         },
         accessLink: state.accessLink,
+        productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
         urls: {
           status: `${base}/status`,
           events: `${base}/events`,
@@ -331,9 +334,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   app.post('/o/:token/renew', { schema: { ...hide, params: TokenParams } }, async (request) => {
     const order = await orderOr404(request.params.token);
     await rateLimited(request, order.store_id);
-    const { charge } = await orderState(db, order);
     // A Pix the store canceled (the API's cancel) is the store's decision: no new one from the page.
-    if (order.status === 'pending' && charge && effectiveStatus(charge) === 'canceled') {
+    if ((await orderState(db, order)).status === 'canceled') {
       throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');
     }
     try {

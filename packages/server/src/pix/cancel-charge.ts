@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { ApiError, invalidRequest } from '../http/api-error.js';
 import { nowIso } from '../shared/time.js';
+import { chargeChanged } from './charge-signals.js';
 import { payCharge } from './pay-charge.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
@@ -48,10 +49,14 @@ export async function cancelCharge(
   return recordCanceled(db, row);
 }
 
-/** pending → canceled with its `pix.canceled` event, in one transaction; 400 if something else won. */
+/**
+ * pending → canceled with its `pix.canceled` event, in one transaction; 400 if something else won.
+ * A purchase-page order's coupon hold ends with this commit (holds count only charges not canceled),
+ * and an order page watching the charge is told at once.
+ */
 export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
-  return db.transaction().execute(async (trx) => {
+  const canceled = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     if (!(await markCanceled(trx, row.id, now))) {
       const current = (await findCharge(trx, scope, row.id)) ?? row;
@@ -61,4 +66,6 @@ export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable)
     await recordEvent(trx, { ...scope, type: 'pix.canceled', object });
     return object;
   });
+  chargeChanged(row.id);
+  return canceled;
 }

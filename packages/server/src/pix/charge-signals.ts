@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * In-process news that a charge changed (paid, expired), so a purchase page waiting on it answers at
+ * In-process news that a charge changed (paid, expired, canceled), so a purchase page waiting on it answers at
  * once. Only a hint: pages also re-read the database on a timer, which covers changes made by
  * another process (a separate worker, another node).
  */

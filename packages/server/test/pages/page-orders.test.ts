@@ -9,6 +9,37 @@ import {
   placeOrder,
 } from './page-support.js';
 import type { Shop } from './page-support.js';
+import type { TestApi } from '../support/test-api.js';
+
+/** The order page's Server-Sent Events, read one `status` event at a time. */
+async function orderEvents(api: TestApi, token: string) {
+  const response = await fetch(`${api.baseUrl}/p/o/${token}/events`);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async next(): Promise<any> {
+      while (!text.includes('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        text += decoder.decode(value);
+      }
+      const [event, ...rest] = text.split('\n\n');
+      text = rest.join('\n\n');
+      return JSON.parse(
+        event!
+          .split('\n')
+          .find((line) => line.startsWith('data: '))!
+          .slice(6),
+      );
+    },
+    /** Whether the server ended the stream (nothing more follows). */
+    async ended(): Promise<boolean> {
+      return (await reader.read()).done;
+    },
+  };
+}
 
 describeEachDatabase(
   'purchase page orders',
@@ -239,46 +270,101 @@ describeEachDatabase(
 
     it('streams the status by Server-Sent Events: pending at once, paid when paid elsewhere, then ends', async () => {
       const { token } = await placeOrder(api, shop);
-      const response = await fetch(`${api.baseUrl}/p/o/${token}/events`);
-      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      const nextEvent = async () => {
-        while (!text.includes('\n\n')) {
-          const { value, done } = await reader.read();
-          if (done) throw new Error('stream ended');
-          text += decoder.decode(value);
-        }
-        const [event, ...rest] = text.split('\n\n');
-        text = rest.join('\n\n');
-        return JSON.parse(
-          event!
-            .split('\n')
-            .find((line) => line.startsWith('data: '))!
-            .slice(6),
-        );
-      };
-      expect((await nextEvent()).status).toBe('pending');
+      const stream = await orderEvents(api, token!);
+      expect((await stream.next()).status).toBe('pending');
       // Paid through the API, not the page: the one payment path tells the page.
       await api.as(shop.key).post(`/payments/pix/${await chargeOfOrder(api, token!)}/simulate_payment`);
-      expect(await nextEvent()).toMatchObject({
+      expect(await stream.next()).toMatchObject({
         status: 'paid',
         access_url: 'https://members.example.com/violao',
       });
-      expect((await reader.read()).done).toBe(true);
+      expect(await stream.ended()).toBe(true);
     });
 
-    it('a Pix the store canceled through the API is not renewed from the order page', async () => {
+    it('a Pix the store canceled through the API: the order page says so, offers no new Pix, and the stream ends', async () => {
       const { token } = await placeOrder(api, shop);
       const chargeId = await chargeOfOrder(api, token!);
+      const stream = await orderEvents(api, token!);
+      expect((await stream.next()).status).toBe('pending');
       expect((await api.as(shop.key).post(`/payments/pix/${chargeId}/cancel`)).status).toBe(200);
+      expect(await stream.next()).toMatchObject({ status: 'canceled', access_url: null });
+      expect(await stream.ended()).toBe(true);
+
+      const status = await pageRequest(api, 'GET', `/p/o/${token}/status`);
+      expect(status.json).toMatchObject({ status: 'canceled', access_url: null });
+      const page = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('data-status="canceled"');
+      expect(page.text).toMatch(
+        /<section class="card canceled" id="canceled" aria-labelledby="canceled-title">/,
+      );
+      expect(page.text).toContain('Este Pix foi cancelado pela loja');
+      expect(page.text).toContain('Se ainda quiser comprar, fale com a loja ou faça um novo pedido.');
+      expect(page.text).toContain(`href="${shop.pagePath}"`);
+      expect(page.text).not.toContain('Gerar novo Pix');
+      expect(page.text).not.toContain('id="renew"');
+      expect(page.text).not.toContain('Este Pix expirou');
+      expect(page.text).toMatch(/id="pending" hidden /);
+      // A pending order's page carries the canceled card hidden, for the live switch.
+      const pending = await pageRequest(api, 'GET', `/p/o/${(await placeOrder(api, shop)).token}`);
+      expect(pending.text).toMatch(/id="canceled" hidden /);
+
       const renew = await pageRequest(api, 'POST', `/p/o/${token}/renew`, {});
       expect(renew.status).toBe(400);
       expect(renew.json.error.message).toBe(
         'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.',
       );
       expect(await chargeOfOrder(api, token!)).toBe(chargeId);
+      expect((await pageRequest(api, 'POST', `/p/o/${token}/simulate`, {})).status).toBe(400);
+    });
+
+    it('the canceled card links to the product only while it is on sale', async () => {
+      const other = await createShop(api, {}, 'Loja Pausada');
+      const { token } = await placeOrder(api, other);
+      await api.as(other.key).post(`/payments/pix/${await chargeOfOrder(api, token!)}/cancel`);
+      await api.as(other.key).patch(`/products/${other.product.id}`, { ativo: false });
+      const page = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(page.text).toContain('Se ainda quiser comprar, fale com a loja.');
+      expect(page.text).not.toContain('Fazer um novo pedido');
+    });
+
+    it("canceling an order's Pix releases its coupon hold: the next buyer gets the last redemption", async () => {
+      const coupon = (
+        await api.as(shop.key).post('/coupons', { code: 'ULTIMO', percent_off: 20, max_redemptions: 1 })
+      ).body;
+      const first = await placeOrder(api, shop, { coupon: 'ULTIMO' });
+      expect(first.res.status).toBe(201);
+      const held = await placeOrder(api, shop, { coupon: 'ULTIMO' });
+      expect(held.res.status).toBe(400);
+      expect(held.res.json.fields).toEqual({ coupon: 'Este cupom esgotou.' });
+      const quoteHeld = await pageRequest(api, 'POST', `${shop.pagePath}/quote`, {
+        bump: false,
+        coupon: 'ULTIMO',
+      });
+      expect(quoteHeld.json.coupon_error).toBe('Este cupom esgotou.');
+
+      // The store cancels the first order's Pix: its hold ends with the cancel, not at the Pix's expiry.
+      const canceled = await api
+        .as(shop.key)
+        .post(`/payments/pix/${await chargeOfOrder(api, first.token!)}/cancel`);
+      expect(canceled.status).toBe(200);
+      const quote = await pageRequest(api, 'POST', `${shop.pagePath}/quote`, {
+        bump: false,
+        coupon: 'ULTIMO',
+      });
+      expect(quote.json).toMatchObject({ total: 'R$ 80,00', coupon_error: null });
+      const second = await placeOrder(api, shop, { coupon: 'ULTIMO' });
+      expect(second.res.status).toBe(201);
+      const charge = (await api.as(shop.key).get(`/payments/pix/${await chargeOfOrder(api, second.token!)}`))
+        .body;
+      expect(charge).toMatchObject({ amount: 80, metadata: { coupon: 'ULTIMO' } });
+      // The second order holds the redemption now; once paid it counts, and the coupon is used up.
+      expect((await placeOrder(api, shop, { coupon: 'ULTIMO' })).res.status).toBe(400);
+      expect((await pageRequest(api, 'POST', `/p/o/${second.token}/simulate`, {})).status).toBe(200);
+      expect((await api.as(shop.key).get(`/coupons/${coupon.id}`)).body.times_redeemed).toBe(1);
+      expect((await placeOrder(api, shop, { coupon: 'ULTIMO' })).res.json.fields).toEqual({
+        coupon: 'Este cupom esgotou.',
+      });
     });
 
     it('a store in live mode with no live provider refuses the order with a message and keeps nothing', async () => {

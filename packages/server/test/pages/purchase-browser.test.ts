@@ -18,7 +18,7 @@ import {
   uniqueUrl,
   useReceiverAndWorker,
 } from '../webhooks/delivery-harness.js';
-import { chargeOfOrder, createRefusedCoupons, createShop } from './page-support.js';
+import { chargeOfOrder, createRefusedCoupons, createShop, placeOrder } from './page-support.js';
 import type { Shop } from './page-support.js';
 
 /**
@@ -253,6 +253,33 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#copy-paste').inputValue()).toBe(charge.pix.copy_paste);
         expect(page.url()).toBe(`${api.baseUrl}/p/o/${token}`);
         expect(problems).toEqual([]);
+        await context.close();
+      }, 60_000);
+
+      it('a Pix the store cancels while the buyer watches: the canceled card shows without a reload, focused', async () => {
+        const { token } = await placeOrder(api, shop);
+        const { page, context, foreign, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}/p/o/${token}`);
+        await page.locator('#pending').waitFor({ state: 'visible' });
+        await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+        const canceled = await api
+          .as(shop.key)
+          .post(`/payments/pix/${await chargeOfOrder(api, token!)}/cancel`);
+        expect(canceled.status).toBe(200);
+        await page.locator('#canceled').waitFor({ state: 'visible' });
+        expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('canceled-title');
+        expect(await page.locator('#pending').isHidden()).toBe(true);
+        expect(await page.locator('#renew').isVisible()).toBe(false);
+        expect(await page.locator('#new-order').getAttribute('href')).toBe(shop.pagePath);
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `canceled-360-${api.dialect}.png`);
+        // Reloaded, the page says the same, with no "new Pix" button at all.
+        await page.reload();
+        expect(await page.locator('#canceled').isVisible()).toBe(true);
+        expect(await page.locator('#renew').count()).toBe(0);
+        expect(foreign, 'requests to other origins').toEqual([]);
+        expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
         await context.close();
       }, 60_000);
     },

@@ -4,7 +4,7 @@ import { toCents } from '../../shared/money.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
 
-export type OrderPageStatus = 'pending' | 'paid' | 'expired';
+export type OrderPageStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
 export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | 'testMode' | 'style'> {
   storeName: string;
@@ -15,6 +15,8 @@ export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | '
   pix: { copyPaste: string; qrBase64: string; expiresAt: string } | null;
   /** Only for a paid order (an unpaid token holder never sees it); http(s) links only. */
   accessLink: string | null;
+  /** The product's page while it is on sale, offered when the store canceled the Pix; else null. */
+  productUrl: string | null;
   /** The order's own endpoints, relative to this page. */
   urls: { status: string; events: string; simulate: string; renew: string };
 }
@@ -35,7 +37,32 @@ function Paid(props: { accessLink: string | null; hidden: boolean }) {
   );
 }
 
-/** The order's page: the Pix to pay (QR, copy, countdown), then the confirmation or a new Pix. */
+/** The store canceled the charge (the API's cancel): no new Pix here; the buyer may order again. */
+function Canceled(props: { productUrl: string | null; hidden: boolean }) {
+  return (
+    <section class="card canceled" id="canceled" hidden={props.hidden} aria-labelledby="canceled-title">
+      <h1 id="canceled-title" tabIndex={-1}>
+        Este Pix foi cancelado pela loja
+      </h1>
+      <p>
+        Este pedido não pode mais ser pago, e nenhum valor foi cobrado. Se ainda quiser comprar, fale com a
+        loja{props.productUrl ? ' ou faça um novo pedido' : ''}.
+      </p>
+      {props.productUrl ? (
+        <p>
+          <a class="button" id="new-order" href={props.productUrl}>
+            Fazer um novo pedido
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The order's page: the Pix to pay (QR, copy, countdown), then the confirmation, a new Pix, or the
+ * news that the store canceled it.
+ */
 export function OrderPage(props: OrderPageProps) {
   const { status, pix } = props;
   return (
@@ -109,21 +136,26 @@ export function OrderPage(props: OrderPageProps) {
           </section>
         ) : null}
 
-        <section
-          class="card expired"
-          id="expired"
-          hidden={status !== 'expired'}
-          aria-labelledby="expired-title"
-        >
-          <h1 id="expired-title" tabIndex={-1}>
-            Este Pix expirou
-          </h1>
-          <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
-          <button type="button" id="renew">
-            Gerar novo Pix
-          </button>
-          <p class="form-error" id="renew-error" role="alert" hidden></p>
-        </section>
+        {/* A Pix the store canceled is never renewed from here: no "new Pix" button at all. */}
+        {status === 'canceled' ? null : (
+          <section
+            class="card expired"
+            id="expired"
+            hidden={status !== 'expired'}
+            aria-labelledby="expired-title"
+          >
+            <h1 id="expired-title" tabIndex={-1}>
+              Este Pix expirou
+            </h1>
+            <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
+            <button type="button" id="renew">
+              Gerar novo Pix
+            </button>
+            <p class="form-error" id="renew-error" role="alert" hidden></p>
+          </section>
+        )}
+
+        <Canceled productUrl={props.productUrl} hidden={status !== 'canceled'} />
 
         <Paid accessLink={props.accessLink} hidden={status !== 'paid'} />
       </div>
