@@ -89,8 +89,8 @@ async function runBench() {
   const { queueDeliveryEmail } = await importServerModule('email/queue-delivery-email.js');
   const { startEmailWorker, messageIdFor } = await importServerModule('email/email-worker.js');
   const { composeDeliveryEmail } = await importServerModule('email/template.js');
-  const { newUuid } = await importServerModule('shared/ids.js');
-  const { nowIso } = await importServerModule('shared/time.js');
+  const { newUuid } = await importServerModule('common/ids.js');
+  const { nowIso } = await importServerModule('common/time.js');
 
   const pems = selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,

@@ -28,7 +28,7 @@ import { attachLiveProviders } from './pix/live/live-providers.js';
 import { pixCallbackRoutes } from './pix/live/callback-routes.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
-import { prefixedId } from './shared/ids.js';
+import { prefixedId } from './common/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
 import { wakeWorkersOnWrite } from './webhooks/delivery/wake.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { newUuid, randomBase62 } from '../shared/ids.js';
-import { nowIso } from '../shared/time.js';
+import { newUuid, randomBase62 } from '../common/ids.js';
+import { nowIso } from '../common/time.js';
 import type { Scope } from './scopes.js';
 
 export type KeyMode = 'test' | 'live';

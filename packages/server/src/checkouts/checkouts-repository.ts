@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { newUuid } from '../shared/ids.js';
-import { nowIso } from '../shared/time.js';
+import { newUuid } from '../common/ids.js';
+import { nowIso } from '../common/time.js';
 import type { CheckoutsTable } from './checkout-object.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from './settings.js';
 import type { CheckoutSettings } from './settings.js';

@@ -8,7 +8,7 @@ import { PageQuery } from '../http/pagination.js';
 import { VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
 import { linkProductToCheckout, unlinkProductsFromCheckout } from '../products/checkout-links.js';
-import { isUuid } from '../shared/ids.js';
+import { isUuid } from '../common/ids.js';
 import { Checkout, toCheckout } from './checkout-object.js';
 import {
   findCheckout,

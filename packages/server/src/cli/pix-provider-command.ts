@@ -10,7 +10,7 @@ import {
   saveProviderSettings,
 } from '../pix/live/provider-settings.js';
 import type { ClientIdentity } from '../pix/live/client-certificate.js';
-import { createSecretBox } from '../shared/secret-box.js';
+import { createSecretBox } from '../common/secret-box.js';
 import { findStore } from '../stores/stores.js';
 import { fail, print, withDatabase } from './context.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { discountCents } from './coupon-object.js';
 import type { CouponsTable } from './coupon-object.js';
 import { findCouponByCode } from './coupons-repository.js';

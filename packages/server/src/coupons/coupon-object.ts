@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../db/schema.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
-import { fromCents } from '../shared/money.js';
+import { fromCents } from '../common/money.js';
 
 export interface CouponsTable {
   id: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isoAfter, nowIso } from '../shared/time.js';
+import { isoAfter, nowIso } from '../common/time.js';
 import type { Database } from './schema.js';
 
 interface BootstrapClaimsTable {

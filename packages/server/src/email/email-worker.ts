@@ -12,7 +12,7 @@ import { createMailer } from './smtp-mailer.js';
 import type { MailerOptions } from './smtp-mailer.js';
 import { composeDeliveryEmail } from './template.js';
 import { countEmail } from '../operations/metrics.js';
-import { startPollLoop } from '../shared/poll-loop.js';
+import { startPollLoop } from '../common/poll-loop.js';
 
 export interface EmailWorkerOptions extends MailerOptions {
   db: Kysely<Database>;

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import type { Customer } from '../pix/customer.js';
 import type { SalesTable } from '../sales/sale-object.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
 import type { EmailJobsTable } from './email-jobs.js';
 

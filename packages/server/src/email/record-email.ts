@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { isoAfter, nowIso } from '../shared/time.js';
+import { isoAfter, nowIso } from '../common/time.js';
 import { retryDelayMs } from '../webhooks/delivery/retry-schedule.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
 import type { EmailJobsTable } from './email-jobs.js';

@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { formatBrl } from '../shared/money.js';
+import { formatBrl } from '../common/money.js';
 
 /** One thing the buyer bought: the main product first, then any order bump. */
 export interface DeliveryItem {

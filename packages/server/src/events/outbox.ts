@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { prefixedId } from '../shared/ids.js';
+import { prefixedId } from '../common/ids.js';
 import type { AnyEventType } from './event-types.js';
 
 export interface EventsTable {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { prefixedId } from '../shared/ids.js';
+import { prefixedId } from '../common/ids.js';
 import { ApiError } from './api-error.js';
 import { sendError } from './errors.js';
 import { CONTROL_CHARACTER } from './text-patterns.js';

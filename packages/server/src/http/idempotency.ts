@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { createSecretBox } from '../shared/secret-box.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { isoAfter, nowIso } from '../shared/time.js';
+import { createSecretBox } from '../common/secret-box.js';
+import type { SecretBox } from '../common/secret-box.js';
+import { isoAfter, nowIso } from '../common/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
 import { CONTROL_CHARACTER } from './text-patterns.js';
 

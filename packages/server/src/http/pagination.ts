@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
-import { hmacSha256, safeEqual } from '../shared/hmac.js';
+import { hmacSha256, safeEqual } from '../common/hmac.js';
 import { invalidRequest } from './api-error.js';
 
 /** `limit` and `starting_after`, shared by every listing. */

@@ -3,7 +3,7 @@ import type { Options } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isWholeCents } from '../shared/money.js';
+import { isWholeCents } from '../common/money.js';
 
 const shared: Options = {
   removeAdditional: false, // unknown fields are an error, never silently dropped

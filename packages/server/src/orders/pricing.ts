@@ -1,7 +1,7 @@
 import type { UsableCoupon } from '../coupons/coupon-holds.js';
 import type { ProductsTable } from '../products/product-object.js';
 import type { SaleCoupon, SaleItem } from '../sales/sale-object.js';
-import { fromCents, toCents } from '../shared/money.js';
+import { fromCents, toCents } from '../common/money.js';
 
 export interface OrderPrice {
   items: SaleItem[];

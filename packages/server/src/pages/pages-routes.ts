@@ -14,7 +14,7 @@ import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order
 import { priceOrder } from '../orders/pricing.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
-import { formatBrl } from '../shared/money.js';
+import { formatBrl } from '../common/money.js';
 import { orderEventStreams } from './order-events.js';
 import { registerPageAssets } from './page-assets.js';
 import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';

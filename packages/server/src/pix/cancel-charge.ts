@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { ApiError, invalidRequest } from '../http/api-error.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { chargeChanged } from './charge-signals.js';
 import { payCharge } from './pay-charge.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import { countPixCharge } from '../operations/metrics.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { chargeChanged } from './charge-signals.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixChargesTable } from './pix-charge-object.js';

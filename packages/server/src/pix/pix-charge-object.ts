@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../db/schema.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
-import { fromCents } from '../shared/money.js';
-import { nowIso } from '../shared/time.js';
+import { fromCents } from '../common/money.js';
+import { nowIso } from '../common/time.js';
 import { Customer } from './customer.js';
 import { Metadata } from './metadata.js';
 

@@ -5,7 +5,7 @@ import { invalidRequest, notFound } from '../http/api-error.js';
 import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { cancelCharge } from './cancel-charge.js';
 import { CreatePixChargeBody, EXTERNAL_ID_PATTERN, createCharge } from './create-charge.js';
 import { PIX_CHARGE_ID_PATTERN, PixCharge, PixChargeStatus, toPixCharge } from './pix-charge-object.js';

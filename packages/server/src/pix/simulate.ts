@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { expireCharge } from './expiry-sweeper.js';
 import { payCharge } from './pay-charge.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';

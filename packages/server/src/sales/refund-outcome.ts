@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import type { Devolucao } from '../pix/providers/pix-provider.js';
 import { nextRefundCheckAt } from '../pix/live/reconcile-schedule.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { toSale } from './sale-object.js';
 import type { Sale, SalesTable } from './sale-object.js';
 

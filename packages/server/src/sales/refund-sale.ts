@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import { pixProviderFor } from '../pix/providers/index.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import { applyRefundOutcome } from './refund-outcome.js';
 import type { Sale, SalesTable } from './sale-object.js';
 

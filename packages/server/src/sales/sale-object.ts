@@ -5,7 +5,7 @@ import { Nullable, Timestamp } from '../http/schemas.js';
 import { DeliveryEmail, toDeliveryEmail } from '../email/delivery-email-object.js';
 import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
 import { Customer } from '../pix/customer.js';
-import { fromCents } from '../shared/money.js';
+import { fromCents } from '../common/money.js';
 
 export type SaleStatus = 'approved' | 'refunded';
 

@@ -5,7 +5,7 @@ import { resendDeliveryEmail } from '../email/queue-delivery-email.js';
 import { notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../http/schemas.js';
-import { isUuid } from '../shared/ids.js';
+import { isUuid } from '../common/ids.js';
 import { refundSale } from './refund-sale.js';
 import { Sale, toSale } from './sale-object.js';
 import { findSale, listSalesQuery } from './sales-repository.js';

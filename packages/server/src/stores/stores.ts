@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
 import type { Database } from '../db/schema.js';
-import { newUuid } from '../shared/ids.js';
-import { nowIso } from '../shared/time.js';
-import { retryOnUniqueViolation } from '../shared/unique-retry.js';
+import { newUuid } from '../common/ids.js';
+import { nowIso } from '../common/time.js';
+import { retryOnUniqueViolation } from '../common/unique-retry.js';
 import { handleCandidate, handleFromName } from './handle.js';
 
 /** In which mode the store's purchase pages charge buyers: simulated (`test`) or real (`live`). */

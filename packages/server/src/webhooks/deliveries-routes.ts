@@ -5,7 +5,7 @@ import { recordEvent } from '../events/outbox.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { ListEnvelope, errorResponses } from '../http/schemas.js';
-import { isUuid } from '../shared/ids.js';
+import { isUuid } from '../common/ids.js';
 import { DELIVERY_ID_PREFIX, WebhookDelivery, toWebhookDelivery } from './delivery-object.js';
 import { enqueueNow } from './delivery/jobs.js';
 import { toWebhookEndpoint } from './endpoint-object.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { EventType } from '../events/event-types.js';
-import { nowIso } from '../shared/time.js';
+import { nowIso } from '../common/time.js';
 import type { EndpointStatus, WebhookEndpointsTable } from './endpoint-object.js';
 import { isPostgres } from './sql-dialect.js';
 

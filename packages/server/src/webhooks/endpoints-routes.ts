@@ -7,9 +7,9 @@ import { invalidRequest, notFound } from '../http/api-error.js';
 import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, Nullable, errorResponses } from '../http/schemas.js';
-import { isUuid, newUuid } from '../shared/ids.js';
-import { createSecretBox } from '../shared/secret-box.js';
-import { nowIso } from '../shared/time.js';
+import { isUuid, newUuid } from '../common/ids.js';
+import { createSecretBox } from '../common/secret-box.js';
+import { nowIso } from '../common/time.js';
 import {
   StatusSchema,
   WebhookEndpoint,

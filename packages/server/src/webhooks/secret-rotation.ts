@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { isoAfter, nowIso } from '../shared/time.js';
+import type { SecretBox } from '../common/secret-box.js';
+import { isoAfter, nowIso } from '../common/time.js';
 import type { WebhookEndpointsTable } from './endpoint-object.js';
 import { generateWebhookSecret } from './signature.js';
 

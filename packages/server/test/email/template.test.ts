@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeDeliveryEmail } from '../../src/email/template.js';
 import type { DeliveryEmailInput } from '../../src/email/template.js';
-import { formatBrl } from '../../src/shared/money.js';
+import { formatBrl } from '../../src/common/money.js';
 
 const base: DeliveryEmailInput = {
   storeName: 'Loja',

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/shared/ids.js';
+import { randomBase62 } from '../../src/common/ids.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 
 const REDIS_URL = process.env.STOREFRONT_TEST_REDIS_URL || null;

@@ -3,7 +3,7 @@ import { registerWebhook } from '../../src/pix/live/provider-admin.js';
 import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
 import { startPixReconciler } from '../../src/pix/live/reconciler.js';
 import type { Reconciler } from '../../src/pix/live/reconciler.js';
-import { createSecretBox } from '../../src/shared/secret-box.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
 import { createStore } from '../../src/stores/stores.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { countEmail } from '../../src/operations/metrics.js';
 import { expireDueCharges } from '../../src/pix/expiry-sweeper.js';
-import { isoAfter } from '../../src/shared/time.js';
+import { isoAfter } from '../../src/common/time.js';
 import { jobRow } from '../../src/webhooks/delivery/jobs.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import {

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { pruneOldRows, startRetention } from '../../src/operations/retention.js';
-import { prefixedId } from '../../src/shared/ids.js';
+import { prefixedId } from '../../src/common/ids.js';
 import { createStore } from '../../src/stores/stores.js';
 import { jobRow } from '../../src/webhooks/delivery/jobs.js';
 import type { TestApi } from '../support/test-api.js';

@@ -5,8 +5,8 @@ import type { TestApi } from '../support/test-api.js';
 import { fromBool } from '../../src/db/schema.js';
 import { buildBrCode } from '../../src/pix/brcode/index.js';
 import type { PixChargesTable } from '../../src/pix/pix-charge-object.js';
-import { prefixedId } from '../../src/shared/ids.js';
-import { isoAfter, nowIso } from '../../src/shared/time.js';
+import { prefixedId } from '../../src/common/ids.js';
+import { isoAfter, nowIso } from '../../src/common/time.js';
 
 // jsqr's typings declare `export default` over a UMD bundle; under NodeNext the function is one level down.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

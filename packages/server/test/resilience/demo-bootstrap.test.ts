@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { randomBase62 } from '../../src/shared/ids.js';
+import { randomBase62 } from '../../src/common/ids.js';
 import { callApi, startServe } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';

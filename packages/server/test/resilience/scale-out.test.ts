@@ -11,7 +11,7 @@ import { SCOPES } from '../../src/api-keys/scopes.js';
 import { openDatabase } from '../../src/db/database.js';
 import type { Db } from '../../src/db/database.js';
 import { EVENT_TYPES } from '../../src/events/event-types.js';
-import { randomBase62 } from '../../src/shared/ids.js';
+import { randomBase62 } from '../../src/common/ids.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { REDIS_URL, describeWhen } from '../support/requirements.js';

@@ -3,7 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../src/http/openapi.js';
-import { isWholeCents } from '../../src/shared/money.js';
+import { isWholeCents } from '../../src/common/money.js';
 
 /**
  * Holds every response the HTTP test suite receives to the OpenAPI description the service publishes:

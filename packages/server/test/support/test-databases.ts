@@ -5,7 +5,7 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import type { Db, DialectName } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { randomBase62 } from '../../src/shared/ids.js';
+import { randomBase62 } from '../../src/common/ids.js';
 
 export const POSTGRES_URL = process.env.STOREFRONT_TEST_DATABASE_URL || null;
 

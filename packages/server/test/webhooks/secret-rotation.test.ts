@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { verifyWebhook } from '../../../client/src/index.js';
 import { Storefront } from '../../../client/src/index.js';
-import { createSecretBox } from '../../src/shared/secret-box.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
 import { generateWebhookSecret } from '../../src/webhooks/signature.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import { TEST_SECRET, describeEachDatabase, expectError } from '../support/test-api.js';

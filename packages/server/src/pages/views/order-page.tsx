@@ -1,6 +1,6 @@
 import type { SaleCoupon, SaleItem } from '../../sales/sale-object.js';
-import { formatBrl } from '../../shared/money.js';
-import { toCents } from '../../shared/money.js';
+import { formatBrl } from '../../common/money.js';
+import { toCents } from '../../common/money.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
 

@@ -1,5 +1,5 @@
 import type { CheckoutSettings } from '../../checkouts/settings.js';
-import { formatBrl } from '../../shared/money.js';
+import { formatBrl } from '../../common/money.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fromBool } from '../../db/schema.js';
 import { ApiError } from '../../http/api-error.js';
-import { prefixedId } from '../../shared/ids.js';
-import { nowIso } from '../../shared/time.js';
+import { prefixedId } from '../../common/ids.js';
+import { nowIso } from '../../common/time.js';
 import { findStoreByCallbackToken } from './provider-settings.js';
 import { wakeReconcilers } from './reconcile-wake.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { createSecretBox } from '../../shared/secret-box.js';
+import { createSecretBox } from '../../common/secret-box.js';
 import { apiPixClient } from './api-pix-client.js';
 import { apiPixProvider } from './api-pix-provider.js';
 import type { LivePixProvider } from './api-pix-provider.js';

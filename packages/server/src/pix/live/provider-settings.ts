@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { SecretBox } from '../../shared/secret-box.js';
-import { nowIso } from '../../shared/time.js';
+import type { SecretBox } from '../../common/secret-box.js';
+import { nowIso } from '../../common/time.js';
 import type { ApiPixCredentials } from './api-pix-transport.js';
 import { inspectClientIdentity } from './client-certificate.js';
 import type { ClientIdentity } from './client-certificate.js';

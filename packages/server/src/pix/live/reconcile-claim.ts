@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { isoAfter, nowIso } from '../../shared/time.js';
+import { isoAfter, nowIso } from '../../common/time.js';
 import { isPostgres } from '../../webhooks/sql-dialect.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
-import { startPollLoop } from '../../shared/poll-loop.js';
+import { startPollLoop } from '../../common/poll-loop.js';
 import { ApiError } from '../../http/api-error.js';
 import { applyRefundOutcome } from '../../sales/refund-outcome.js';
 import type { SalesTable } from '../../sales/sale-object.js';

@@ -1,6 +1,6 @@
-import { randomBase62 } from '../../shared/ids.js';
-import { nowIso } from '../../shared/time.js';
-import { fromCents, toCents } from '../../shared/money.js';
+import { randomBase62 } from '../../common/ids.js';
+import { nowIso } from '../../common/time.js';
+import { fromCents, toCents } from '../../common/money.js';
 import { buildBrCode } from '../brcode/index.js';
 import type {
   CancelOutcome,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { prefixedId } from '../../shared/ids.js';
-import { isoAfter, nowIso } from '../../shared/time.js';
+import { prefixedId } from '../../common/ids.js';
+import { isoAfter, nowIso } from '../../common/time.js';
 import type { WebhookEndpointsTable } from '../endpoint-object.js';
 import { isPostgres } from '../sql-dialect.js';
 import type { WebhookJobsTable } from './jobs.js';

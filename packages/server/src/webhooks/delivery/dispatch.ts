@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { nowIso } from '../../shared/time.js';
+import { nowIso } from '../../common/time.js';
 import { subscribedEvents } from '../endpoint-object.js';
 import { isPostgres } from '../sql-dialect.js';
 import { jobRow } from './jobs.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { prefixedId } from '../../shared/ids.js';
-import { nowIso } from '../../shared/time.js';
+import { prefixedId } from '../../common/ids.js';
+import { nowIso } from '../../common/time.js';
 
 /**
  * The delivery queue: one row per (endpoint, event) that still has an attempt to make. A job is

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { prefixedId } from '../../shared/ids.js';
-import { isoAfter } from '../../shared/time.js';
+import { prefixedId } from '../../common/ids.js';
+import { isoAfter } from '../../common/time.js';
 import { DELIVERY_ID_PREFIX, HISTORY_LIMIT } from '../delivery-object.js';
 import type { WebhookDeliveriesTable } from '../delivery-object.js';
 import { retryDelayMs } from './retry-schedule.js';
