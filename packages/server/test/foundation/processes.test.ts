@@ -95,8 +95,10 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     const [, port] = await serve.waitFor(/"port":(\d+),"msg":"serving with several HTTP processes"/, 60_000);
     url = `http://127.0.0.1:${port}`;
     httpPids = await eventually(async () => listening().length === 2 && listening(), 60_000);
+    // The primary makes the Demo store once an HTTP process listens: wait for its key to be printed.
+    const [key] = await serve.waitFor(/sk_test_[0-9A-Za-z]{40}/, 60_000);
     const store = await api.db.selectFrom('stores').select('id').executeTakeFirstOrThrow();
-    demo = { key: /sk_test_[0-9A-Za-z]{40}/.exec(serve.output)![0], storeId: store.id };
+    demo = { key: key!, storeId: store.id };
   }, 90_000);
 
   afterAll(async () => {
