@@ -53,7 +53,8 @@ describe('GET /metrics with STOREFRONT_PROCESSES=2 (SQLite)', () => {
     const [, port] = await serve.waitFor(/"port":(\d+),"msg":"serving with several HTTP processes"/, 60_000);
     url = `http://127.0.0.1:${port}`;
     await eventually(async () => serve.output.split('"msg":"Server listening at').length === 3, 60_000);
-    key = /sk_test_[0-9A-Za-z]{40}/.exec(serve.output)![0];
+    // The primary makes the Demo store once an HTTP process listens: its key may come just after.
+    [key] = await serve.waitFor(/sk_test_[0-9A-Za-z]{40}/, 60_000);
   }, 90_000);
 
   afterAll(async () => {
