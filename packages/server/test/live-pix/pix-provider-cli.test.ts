@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
 import { testPki } from '../support/test-pki.js';
 import { CHAVE } from './live-harness.js';
-
-const run = promisify(execFile);
-const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
 
 describe('storefront pix-provider set|show|check|register-webhook|remove (on SQLite, against the fake PSP)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sf-pix-provider-'));
@@ -28,18 +24,7 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
   let storeId: string;
   let baseArgs: string[];
 
-  /** Runs the CLI; resolves with the exit code, stdout and stderr whatever the outcome. */
-  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
-        env: { ...process.env, ...env },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const cli = (...args: string[]) => runCli(env, ...args);
 
   beforeAll(async () => {
     psp = await startFakePsp({ chave: CHAVE });

@@ -1,26 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { testPki } from '../support/test-pki.js';
 
-const run = promisify(execFile);
-const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
-
-/** Runs the built CLI; a failing command resolves too, with its exit code and stderr. */
-async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = runCli;
 
 // Each command is a fresh Node process (a few seconds each on a busy machine).
 describe('storefront stores: handle and checkout mode (on SQLite)', { timeout: 120_000 }, () => {
