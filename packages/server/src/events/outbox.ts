@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { reusedInsert } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
 import { prefixedId } from '../common/ids.js';
 import type { AnyEventType } from './event-types.js';
@@ -45,6 +46,10 @@ function createdAtFor(after: StorefrontEvent | undefined): string {
   return new Date(after ? Math.max(now, Date.parse(after.created_at) + 1) : now).toISOString();
 }
 
+const insertEventRow = reusedInsert('insert event', (db: Kysely<Database>, row: Insertable<EventsTable>) =>
+  db.insertInto('events').values(row),
+);
+
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the change
  * and its event commit together or not at all; delivery picks it up from there.
@@ -58,16 +63,13 @@ export async function recordEvent(trx: Kysely<Database>, input: NewEvent): Promi
     livemode: input.livemode,
     data: { object: input.object },
   };
-  await trx
-    .insertInto('events')
-    .values({
-      id: event.id,
-      store_id: input.storeId,
-      type: event.type,
-      livemode: input.livemode ? 1 : 0,
-      payload: JSON.stringify(event),
-      created_at: event.created_at,
-    })
-    .execute();
+  await insertEventRow(trx, {
+    id: event.id,
+    store_id: input.storeId,
+    type: event.type,
+    livemode: input.livemode ? 1 : 0,
+    payload: JSON.stringify(event),
+    created_at: event.created_at,
+  });
   return event;
 }

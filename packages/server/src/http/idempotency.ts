@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import { reusedInsert, reusedQuery } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
 import { createSecretBox } from '../common/secret-box.js';
 import type { SecretBox } from '../common/secret-box.js';
@@ -103,18 +104,19 @@ function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, answer: Pend
   return replay(reply, row, answer.box);
 }
 
+const selectKey = reusedQuery(
+  'select idempotency key',
+  (db: Kysely<Database>, storeId: string, key: string) =>
+    db.selectFrom('idempotency_keys').selectAll().where('store_id', '=', storeId).where('key', '=', key),
+);
+
 /** The live row of a key, if any: an expired one, or one abandoned by a dead process, is freed. */
 async function liveRow(
   db: Kysely<Database>,
   storeId: string,
   key: string,
 ): Promise<IdempotencyKeysTable | undefined> {
-  const row = await db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const row = (await selectKey(db, storeId, key)).rows[0];
   if (!row) return undefined;
   const now = new Date();
   const expired = row.expires_at <= now.toISOString();
@@ -218,6 +220,15 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
   },
 );
 
+const insertAnswerRow = reusedInsert(
+  'insert idempotency answer',
+  (db: Kysely<Database>, row: IdempotencyKeysTable) =>
+    db
+      .insertInto('idempotency_keys')
+      .values(row)
+      .onConflict((oc) => oc.columns(['store_id', 'key']).doNothing()),
+);
+
 /** Stores an answer; false when the key already has one (a concurrent request committed first). */
 async function insertAnswer(
   db: Kysely<Database>,
@@ -226,21 +237,17 @@ async function insertAnswer(
   body: string,
 ): Promise<boolean> {
   const now = new Date();
-  const result = await db
-    .insertInto('idempotency_keys')
-    .values({
-      store_id: answer.storeId,
-      key: answer.key,
-      fingerprint: answer.fingerprint,
-      state: 'done',
-      response_status: status,
-      response_body: answer.box.seal(body, replayBinding(answer.storeId, answer.key)),
-      created_at: now.toISOString(),
-      expires_at: isoAfter(KEEP_MS, now),
-    })
-    .onConflict((oc) => oc.columns(['store_id', 'key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  const result = await insertAnswerRow(db, {
+    store_id: answer.storeId,
+    key: answer.key,
+    fingerprint: answer.fingerprint,
+    state: 'done',
+    response_status: status,
+    response_body: answer.box.seal(body, replayBinding(answer.storeId, answer.key)),
+    created_at: now.toISOString(),
+    expires_at: isoAfter(KEEP_MS, now),
+  });
+  return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
 /**

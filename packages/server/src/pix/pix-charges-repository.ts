@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedInsert } from '../db/reused-query.js';
 import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import type { PixChargeStatus, PixChargesTable } from './pix-charge-object.js';
@@ -53,8 +54,12 @@ export function listChargesQuery(
 }
 
 /** Throws a unique violation when the store already has a charge with this external_id in this mode. */
+const insertChargeRow = reusedInsert('insert pix charge', (db: Kysely<Database>, row: PixChargesTable) =>
+  db.insertInto('pix_charges').values(row),
+);
+
 export async function insertCharge(db: Kysely<Database>, row: PixChargesTable): Promise<void> {
-  await db.insertInto('pix_charges').values(row).execute();
+  await insertChargeRow(db, row);
 }
 
 /**

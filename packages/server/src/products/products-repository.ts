@@ -1,15 +1,19 @@
 import type { Kysely } from 'kysely';
+import { reusedInsert, reusedQuery } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
 import type { ProductsTable } from './product-object.js';
 
+const selectProduct = reusedQuery('select product', (db: Kysely<Database>, storeId: string, id: string) =>
+  db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('id', '=', id),
+);
+
 /** Every query here is scoped by store: another store's product simply does not exist. */
-export function findProduct(db: Kysely<Database>, storeId: string, id: string) {
-  return db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+export async function findProduct(
+  db: Kysely<Database>,
+  storeId: string,
+  id: string,
+): Promise<ProductsTable | undefined> {
+  return (await selectProduct(db, storeId, id)).rows[0];
 }
 
 export interface ProductFilters {
@@ -24,6 +28,15 @@ export function listProductsQuery(db: Kysely<Database>, storeId: string, filters
   if (filters.codigo !== undefined) query = query.where('codigo', '=', filters.codigo);
   if (filters.slug !== undefined) query = query.where('slug', '=', filters.slug);
   return query;
+}
+
+const selectSlug = reusedQuery('select slug', (db: Kysely<Database>, storeId: string, slug: string) =>
+  db.selectFrom('products').select('slug').where('store_id', '=', storeId).where('slug', '=', slug),
+);
+
+/** Whether the store already uses this slug. */
+export async function slugTaken(db: Kysely<Database>, storeId: string, slug: string): Promise<boolean> {
+  return (await selectSlug(db, storeId, slug)).rows.length > 0;
 }
 
 /** Which of these slugs the store already uses (optionally not counting one product). */
@@ -43,8 +56,12 @@ export async function takenSlugs(
   return new Set(rows.map((row) => row.slug));
 }
 
+const insertProductRow = reusedInsert('insert product', (db: Kysely<Database>, row: ProductsTable) =>
+  db.insertInto('products').values(row),
+);
+
 export async function insertProduct(db: Kysely<Database>, row: ProductsTable): Promise<void> {
-  await db.insertInto('products').values(row).execute();
+  await insertProductRow(db, row);
 }
 
 /** Applies a change; `updated_at` stays as it is (it equals `created_at`). */

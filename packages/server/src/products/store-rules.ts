@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import { findCheckout } from '../checkouts/checkouts-repository.js';
 import type { UpdateProductBody } from './product-schemas.js';
-import { findProduct, takenSlugs } from './products-repository.js';
+import { findProduct, slugTaken, takenSlugs } from './products-repository.js';
 import { slugCandidate } from './slug.js';
 
 /*
@@ -82,7 +82,7 @@ const SLUG_BATCH = 20;
  * the suffixes are then searched twenty at a time.
  */
 export async function freeSlug(trx: Kysely<Database>, storeId: string, base: string): Promise<string> {
-  if ((await takenSlugs(trx, storeId, [base])).size === 0) return base;
+  if (!(await slugTaken(trx, storeId, base))) return base;
   for (let first = 2; ; first += SLUG_BATCH) {
     const candidates = Array.from({ length: SLUG_BATCH }, (_, i) => slugCandidate(base, first + i));
     const taken = await takenSlugs(trx, storeId, candidates);

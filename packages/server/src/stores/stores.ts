@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
+import { reusedQuery } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
 import { newUuid } from '../common/ids.js';
 import { nowIso } from '../common/time.js';
@@ -104,8 +105,12 @@ export function listStores(db: Kysely<Database>): Promise<StoresTable[]> {
   return db.selectFrom('stores').selectAll().orderBy('created_at', 'asc').execute();
 }
 
-export function findStore(db: Kysely<Database>, id: string): Promise<StoresTable | undefined> {
-  return db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+const selectStore = reusedQuery('select store', (db: Kysely<Database>, id: string) =>
+  db.selectFrom('stores').selectAll().where('id', '=', id),
+);
+
+export async function findStore(db: Kysely<Database>, id: string): Promise<StoresTable | undefined> {
+  return (await selectStore(db, id)).rows[0];
 }
 
 export function findStoreByHandle(db: Kysely<Database>, handle: string): Promise<StoresTable | undefined> {
