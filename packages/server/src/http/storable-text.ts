@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, invalidRequest } from './api-error.js';
 import { UNSTORABLE_CHARACTER, UNSTORABLE_TEXT_MESSAGE } from './text-patterns.js';
@@ -33,13 +33,22 @@ function refuse(where: 'parameter' | 'query parameter', param: string): ApiError
  * (404), so the check order stays authentication, scope, validation, existence.
  */
 export const storableTextPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    // A path no operation has answers 404 whatever it carries (Fastify runs hooks for 404s too).
+    if (request.is404) return;
+    // The router lets `/products/` match `/products/:id` with an empty id: that path is no operation
+    // either, so it gets its context's 404 (the API's JSON, the pages' HTML) before its body is read.
+    if (Object.values(request.params as Record<string, string>).includes('')) {
+      reply.callNotFound();
+      return reply;
+    }
     const query = findUnstorableText(request.query);
     if (query !== null) throw refuse('query parameter', query);
     const body = findUnstorableText(request.body);
     if (body !== null) throw refuse('parameter', body);
   });
   app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (request.is404) return;
     if (findUnstorableText(request.params) !== null) {
       throw new ApiError(404, 'not_found', 'No such resource: no id holds NUL or an unpaired surrogate.');
     }

@@ -103,6 +103,13 @@ describeEachDatabase('text the databases cannot store as sent', (api) => {
     expectError(await as.get('/payments/pix?status=paid%00'), 400, 'invalid_request', 'status');
   });
 
+  it('a path no operation has is 404 whatever its body or query holds (found by the fuzzer)', async () => {
+    const { key } = await api.createStore();
+    const as = api.as(key);
+    expectError(await as.patch('/coupons/', { product_ids: [NUL] }), 404, 'not_found', null);
+    expectError(await as.post('/nothing-here?q=%00', { name: NUL }), 404, 'not_found', null);
+  });
+
   it('keeps the check order: a bad key is 401 before the text rule', async () => {
     const res = await api.request('POST', '/payments/pix', {
       key: null,
