@@ -369,6 +369,35 @@ describeEachDatabase(
       expect(replay.body.id).toBe(retried.body.id);
     });
 
+    it('a PSP that refuses a txid it holds: the retry takes the cob the first request made, if it is the same charge', async () => {
+      const store = await live.liveStore();
+      const psp = live.psp();
+      const headers = { 'idempotency-key': 'pedido-43-tentativa' };
+      psp.refuseTxidReuse = true;
+      try {
+        psp.failWith('hang');
+        expectError(await create(store, { amount: 19.9 }, headers), 502, 'provider_error');
+        const retried = await create(store, { amount: 19.9 }, headers);
+        expect(retried.status).toBe(201);
+        const cob = psp.cobs.get(retried.body.pix.txid)!;
+        expect(cob.revisao).toBe(0); // taken as it was, not revised
+        expect(retried.body.pix.copy_paste).toBe(cob.pixCopiaECola);
+        expect(await countRows(api, store.storeId)).toMatchObject({ charges: 1 });
+
+        // The same txid holding another charge (its amount changed at the PSP) is never taken.
+        const other = { 'idempotency-key': 'pedido-44-tentativa' };
+        psp.failWith('hang');
+        expectError(await create(store, { amount: 5 }, other), 502, 'provider_error');
+        const [txid] = [...psp.cobs.keys()].slice(-1);
+        psp.tamper(txid!, { valor: '9.99' });
+        const refused = expectError(await create(store, { amount: 5 }, other), 502, 'provider_error');
+        expect(refused.message).toMatch(/txid informado já foi utilizado/);
+        expect(await countRows(api, store.storeId)).toMatchObject({ charges: 1 });
+      } finally {
+        psp.refuseTxidReuse = false;
+      }
+    });
+
     it('a live key of a store with no provider gets 400 provider_not_configured, for create, cancel and refund alike', async () => {
       const { storeId } = await api.createStore();
       const key = await api.createKey(storeId, undefined, 'live');

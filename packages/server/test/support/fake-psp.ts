@@ -90,6 +90,11 @@ export interface FakePsp {
   expireTokens(): void;
   /** While true, every API call answers 401, even with a token just issued (a revoked client). */
   refuseAllTokens: boolean;
+  /**
+   * While true, a `PUT /cob/{txid}` whose txid exists is refused (400), as some PSPs do; the standard
+   * leaves it open, and by default this PSP takes it as a revision of an ATIVA cob.
+   */
+  refuseTxidReuse: boolean;
   /** The payer pays `txid` (by default its full amount); returns the Pix's endToEndId. */
   pay(txid: string, options?: { valor?: string }): Promise<string>;
   /** A refund reaches its final status; a callback names the Pix (unless dropped). */
@@ -345,6 +350,14 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       if (method === 'PUT') {
         checkCob(object, options.chave, true);
         const existing = cobs.get(txid);
+        if (existing && psp.refuseTxidReuse) {
+          throw new Problem(
+            400,
+            'CobOperacaoInvalida',
+            'Operação inválida.',
+            'O txid informado já foi utilizado.',
+          );
+        }
         if (existing && existing.status !== 'ATIVA') {
           throw new Problem(
             400,
@@ -623,6 +636,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     callbacks,
     dropCallbacks: false,
     refuseAllTokens: false,
+    refuseTxidReuse: false,
     failWith(mode, count = 1) {
       failures = { mode, count };
     },

@@ -37,6 +37,8 @@ export interface LivePixProvider extends PixProvider {
 }
 
 const SOLICITACAO_MAX = 140;
+/** What a PSP answers for a txid it already holds: 400 (`CobOperacaoInvalida`), or 409 / 422 at some. */
+const TXID_TAKEN_STATUSES = new Set([400, 409, 422]);
 
 /**
  * A PixProvider over one PSP's API Pix for one store, whose Pix key (`chave`) is fixed. Nothing the
@@ -81,7 +83,17 @@ export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProv
         }),
         ...devedorOf(request.customer),
       };
-      const cob = await client.putCob(request.txid, body);
+      const cob = await client.putCob(request.txid, body).catch(async (error: unknown) => {
+        // A retry after a timeout reuses the txid (derived from the Idempotency-Key). A PSP that refuses
+        // a txid it already holds is answered by the cob our first, unanswered request created: taken
+        // when it is the same charge (ATIVA, same amount and key), never when anything differs.
+        if (!(error instanceof ProviderError) || !TXID_TAKEN_STATUSES.has(error.pspStatus ?? 0)) throw error;
+        const held = await client.getCob(request.txid).catch(() => null);
+        if (held?.status === 'ATIVA' && held.valor.original === body.valor.original && held.chave === chave) {
+          return held;
+        }
+        throw error;
+      });
       const copyPaste = cob?.pixCopiaECola;
       if (typeof copyPaste !== 'string') {
         throw new ProviderError(`The PSP created cob ${request.txid} but sent no pixCopiaECola.`);
