@@ -92,15 +92,35 @@ const stderrLog = (): WarnLog => ({
 /** How often a burst of lost connections (a restart drops them all at once) is reported. */
 const LOST_CONNECTION_REPORT_MS = 10_000;
 
+const WAL_ATTEMPTS = 50;
+
+/**
+ * Processes opening a new database file together may all switch it to WAL at once. SQLite refuses
+ * all but one with SQLITE_BUSY at once, without waiting on busy_timeout (waiting could deadlock), so
+ * the others wait a moment and try again: by then the file is in WAL mode and the switch is a no-op.
+ */
+function switchToWal(sqlite: SqliteDatabase.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt === WAL_ATTEMPTS) throw error;
+      Atomics.wait(pause, 0, 0, 10 * attempt); // a synchronous pause: this runs once, at start
+    }
+  }
+}
+
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
-  // WAL lets readers run beside the one writer; busy_timeout makes another process (the other HTTP
-  // processes of STOREFRONT_PROCESSES, a separate worker) wait for the write lock instead of failing.
-  sqlite.pragma('journal_mode = WAL');
+  // busy_timeout makes another process (the other HTTP processes of STOREFRONT_PROCESSES, a separate
+  // worker) wait for the write lock instead of failing; WAL lets readers run beside the one writer.
+  sqlite.pragma('busy_timeout = 5000');
+  switchToWal(sqlite);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({
     dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
   });
