@@ -65,7 +65,7 @@ export class ConfigError extends Error {
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.sqlite';
 const DEFAULT_RETRY_SCHEDULE = '5s,1m,5m,30m,2h,6h,12h,24h';
 const DEFAULT_RECONCILE_SCHEDULE = '15s,1m,5m';
-export const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 type Env = Record<string, string | undefined>;

@@ -126,30 +126,30 @@ function scrapeGauge<L extends string>(
   });
 }
 
-scrapeGauge(
-  'storefront_webhook_queue_jobs',
-  'Webhook deliveries queued (due, waiting for a retry, or being sent).',
-  'max',
-  (g, s) => {
-    g.set(s.queue ? s.queue.jobs : NaN);
-  },
-);
-scrapeGauge(
-  'storefront_webhook_queue_oldest_due_age_seconds',
-  'How long the oldest due webhook delivery has been waiting; 0 when none is due.',
-  'max',
-  (g, s) => {
-    g.set(s.queue ? s.queue.oldestDueAgeSeconds : NaN);
-  },
-);
-scrapeGauge(
-  'storefront_events_undispatched',
-  'Events recorded but not yet handed to the webhook queue.',
-  'max',
-  (g, s) => {
-    g.set(s.queue ? s.queue.undispatchedEvents : NaN);
-  },
-);
+/** The webhook queue's gauges: one field of the queue reading each, NaN while it cannot be read. */
+const QUEUE_GAUGES: ReadonlyArray<[name: string, help: string, field: keyof NonNullable<Snapshot['queue']>]> =
+  [
+    [
+      'storefront_webhook_queue_jobs',
+      'Webhook deliveries queued (due, waiting for a retry, or being sent).',
+      'jobs',
+    ],
+    [
+      'storefront_webhook_queue_oldest_due_age_seconds',
+      'How long the oldest due webhook delivery has been waiting; 0 when none is due.',
+      'oldestDueAgeSeconds',
+    ],
+    [
+      'storefront_events_undispatched',
+      'Events recorded but not yet handed to the webhook queue.',
+      'undispatchedEvents',
+    ],
+  ];
+for (const [name, help, field] of QUEUE_GAUGES) {
+  scrapeGauge(name, help, 'max', (g, s) => {
+    g.set(s.queue ? s.queue[field] : NaN);
+  });
+}
 scrapeGauge(
   'storefront_db_pool_connections',
   'PostgreSQL pool connections by state: in_use, waiting (queries queued for one), max (pool size).',

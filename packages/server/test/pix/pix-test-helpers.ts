@@ -28,6 +28,19 @@ export function brCodes(fields: {
     );
 }
 
+/** BR Codes with the keys and names stores really have: a UUID, an e-mail or a phone, ASCII names. */
+export function typicalBrCodes(): fc.Arbitrary<string> {
+  return brCodes({
+    key: fc.oneof(
+      fc.uuid(),
+      fc.stringMatching(/^[a-z0-9._]{1,50}@[a-z]{1,12}\.com\.br$/),
+      fc.stringMatching(/^\+55[0-9]{10,11}$/),
+    ),
+    name: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,24}$/),
+    city: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,14}$/),
+  });
+}
+
 /** Decodes a base64 PNG QR code back to its text. */
 export function decodeQr(base64: string): string | undefined {
   const image = PNG.sync.read(Buffer.from(base64, 'base64'));

@@ -22,7 +22,7 @@ export interface LiveProvidersOptions extends TransportTimeouts {
   secret: string;
 }
 
-export function createLiveProviders(db: Kysely<Database>, options: LiveProvidersOptions): LiveProviders {
+function createLiveProviders(db: Kysely<Database>, options: LiveProvidersOptions): LiveProviders {
   const box = createSecretBox(options.secret);
   // Keyed by store; a row changed since (pix-provider set, a new Pix key) builds a new provider.
   const cache = new Map<string, { version: string; provider: LivePixProvider }>();
