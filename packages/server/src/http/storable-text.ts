@@ -5,17 +5,42 @@ import { UNSTORABLE_CHARACTER, UNSTORABLE_TEXT_MESSAGE } from './text-patterns.j
 
 const isUnstorable = (text: string) => UNSTORABLE_CHARACTER.test(text);
 
+/** A value still to look at, and how it was reached: its key and the frame of its parent. */
+interface Frame {
+  value: unknown;
+  key: string | null;
+  parent: Frame | null;
+}
+
+/** The dotted path of a frame, built only for the one being reported. */
+function pathOf(frame: Frame | null): string {
+  const keys: string[] = [];
+  for (let at = frame; at !== null && at.key !== null; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
 /**
  * The dotted path of the first string (or object key) in `value` that holds unstorable text, `''`
  * for `value` itself, or null when everything is storable. A bad key is named by its parent.
+ * Depth-first in document order, with an explicit stack and parent links rather than recursion and a
+ * copied path per level: the time is linear in the size of the value, whatever its shape.
  */
-export function findUnstorableText(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return isUnstorable(value) ? path.join('.') : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (isUnstorable(key)) return path.join('.');
-    const found = findUnstorableText(item, [...path, key]);
-    if (found !== null) return found;
+export function findUnstorableText(value: unknown): string | null {
+  const stack: Frame[] = [{ value, key: null, parent: null }];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    if (frame.key !== null && isUnstorable(frame.key)) return pathOf(frame.parent);
+    const item = frame.value;
+    if (typeof item === 'string') {
+      if (isUnstorable(item)) return pathOf(frame);
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) continue;
+    const keys = Object.keys(item);
+    // Pushed last to first, so the first key comes off the stack first.
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      stack.push({ value: (item as Record<string, unknown>)[key], key, parent: frame });
+    }
   }
   return null;
 }

@@ -13,6 +13,12 @@ describe('findUnstorableText', () => {
     expect(findUnstorableText(LONE_HIGH)).toBe('');
     expect(findUnstorableText({ emoji: 'caf\u00e9 \ud83d\ude00', n: 1, t: true, z: null })).toBeNull();
   });
+
+  it('walks any depth without recursion (a stack overflow was a 500) and names the path', () => {
+    let deep: unknown = NUL;
+    for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
+    expect(findUnstorableText(deep)).toBe(Array(100_000).fill('a.0').join('.'));
+  });
 });
 
 /**
