@@ -3,7 +3,13 @@ import { serveWithProcesses } from '../cluster/primary.js';
 import { startService } from '../service.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
-import { exitIfCannotListen, printDemoKey, printListening, stopOnSignals } from './serve-lifecycle.js';
+import {
+  exitIfCannotListen,
+  printDemoKey,
+  printListening,
+  shutdownDeadlineMs,
+  stopOnSignals,
+} from './serve-lifecycle.js';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -16,6 +22,6 @@ export function registerServeCommand(program: Command): void {
       const service = await exitIfCannotListen(config, () => startService(config));
       printListening(service.url);
       if (service.demo) printDemoKey(service.demo, service.url);
-      stopOnSignals(service.app.log, service.close);
+      stopOnSignals(service.app.log, service.close, shutdownDeadlineMs(config));
     });
 }

@@ -43,10 +43,34 @@ export function printDemoKey(demo: { key: string; pagePath: string }, url: strin
   );
 }
 
-/** SIGTERM or SIGINT runs `close` (which lets in-flight work finish) and exits: 0, or 1 if it failed. */
-export function stopOnSignals(log: ServiceLog, close: () => Promise<void>): void {
-  const shutdown = (signal: string) => {
+/**
+ * How long a stop may take before it is forced: a request that had just begun gets its whole
+ * request timeout, and a webhook or PSP call in flight its own, then a few seconds to close.
+ */
+export function shutdownDeadlineMs(config: Config): number {
+  const outbound = Math.max(config.webhookTimeoutMs, config.pspRequestTimeoutMs);
+  return config.connections.requestTimeoutMs + outbound + 5_000;
+}
+
+/**
+ * SIGTERM or SIGINT runs `close` (which lets in-flight work finish) and exits: 0, or 1 if it failed.
+ * Signals that arrive while it runs are noted and change nothing: Ctrl-C on `npm start` delivers
+ * SIGINT twice (the terminal's, then the one npm forwards), and the second must not cut the
+ * requests still being answered short. A stop that outlasts `deadlineMs` is ended with exit 1.
+ */
+export function stopOnSignals(log: ServiceLog, close: () => Promise<void>, deadlineMs: number): void {
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.info({ signal }, 'already shutting down; in-flight requests are still being answered');
+      return;
+    }
+    stopping = true;
     log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      log.error({ deadline_ms: deadlineMs }, 'shutdown did not finish in time; stopping now');
+      process.exit(1);
+    }, deadlineMs).unref();
     close().then(
       () => process.exit(0),
       (err) => {
@@ -55,6 +79,6 @@ export function stopOnSignals(log: ServiceLog, close: () => Promise<void>): void
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }

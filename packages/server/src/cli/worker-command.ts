@@ -7,6 +7,7 @@ import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
+import { shutdownDeadlineMs, stopOnSignals } from './serve-lifecycle.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -33,20 +34,14 @@ export function registerWorkerCommand(program: Command): void {
       );
 
       // Graceful: attempts in flight finish and are recorded; anything unfinished is retried later anyway.
-      const shutdown = (signal: string) => {
-        log.info({ signal }, 'webhook worker stopping');
-        Promise.all([worker.stop(), mail?.stop(), reconciler.stop()])
-          .then(() => liveProviders.close())
-          .then(() => db.close())
-          .then(
-            () => process.exit(0),
-            (err) => {
-              log.error({ err }, 'webhook worker shutdown failed');
-              process.exit(1);
-            },
-          );
-      };
-      process.once('SIGTERM', shutdown);
-      process.once('SIGINT', shutdown);
+      stopOnSignals(
+        log,
+        async () => {
+          await Promise.all([worker.stop(), mail?.stop(), reconciler.stop()]);
+          await liveProviders.close();
+          await db.close();
+        },
+        shutdownDeadlineMs(config),
+      );
     });
 }

@@ -1,6 +1,12 @@
 import cluster from 'node:cluster';
 import { pino } from 'pino';
-import { exitIfCannotListen, printDemoKey, printListening, stopOnSignals } from '../cli/serve-lifecycle.js';
+import {
+  exitIfCannotListen,
+  printDemoKey,
+  printListening,
+  shutdownDeadlineMs,
+  stopOnSignals,
+} from '../cli/serve-lifecycle.js';
 import type { Config } from '../config/config.js';
 import { startRateLimitPrimary } from '../http/rate-limit.js';
 import { openServingDatabase } from '../db/migrate.js';
@@ -24,11 +30,15 @@ async function runHttpProcess(config: Config): Promise<void> {
   const nodeMetrics = config.metricsToken ? nodeMetricsFromPrimary() : null;
   const service = await exitIfCannotListen(config, () => startHttpProcess(config, nodeMetrics?.render));
   const stopRelay = relayNewEventsToPrimary();
-  stopOnSignals(service.app.log, async () => {
-    await service.close();
-    stopRelay();
-    nodeMetrics?.stop();
-  });
+  stopOnSignals(
+    service.app.log,
+    async () => {
+      await service.close();
+      stopRelay();
+      nodeMetrics?.stop();
+    },
+    shutdownDeadlineMs(config),
+  );
 }
 
 async function runPrimary(config: Config): Promise<void> {
@@ -52,7 +62,7 @@ async function runPrimary(config: Config): Promise<void> {
       await duties.stop();
       await db.close();
     })());
-  stopOnSignals(log, close);
+  stopOnSignals(log, close, shutdownDeadlineMs(config));
 
   const port = await supervisor.listening.catch(async (err: unknown) => {
     log.error({ err }, 'the HTTP processes could not start');
