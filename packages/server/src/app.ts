@@ -6,7 +6,7 @@ import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { couponsRoutes } from './coupons/coupons-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { homeRoutes } from './home/home-routes.js';
-import type { Config } from './config/config.js';
+import type { Config, ConnectionLimits } from './config/config.js';
 import type { PoolStats } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
@@ -55,8 +55,14 @@ export interface AppDependencies {
   renderMetrics?: () => Promise<string>;
 }
 
+/** Often enough that a headers or request timeout fires within a second (or a quarter of itself). */
+function connectionsCheckingIntervalMs(limits: ConnectionLimits): number {
+  return Math.min(1000, Math.max(25, Math.floor(limits.headersTimeoutMs / 4)));
+}
+
 /** Builds the whole HTTP service from its configuration and connections; it does not listen. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const limits = deps.config.connections;
   const app = Fastify({
     logger: deps.logger ?? {
       level: deps.config.logLevel,
@@ -66,12 +72,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: () => prefixedId('req'),
     requestIdHeader: false, // a client-sent id is never trusted as ours
     bodyLimit: 1024 * 1024,
+    // A socket that sends nothing, or too slowly, is closed (408 once its headers are in).
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      // Node checks these two limits on a timer, every 30 s by default: a 20 s limit could take 50.
+      connectionsCheckingInterval: connectionsCheckingIntervalMs(limits),
+    },
     return503OnClosing: true,
     logController: new AccessLog(),
     ajv: { customOptions: { strict: false } },
     clientErrorHandler,
     frameworkErrors,
   });
+  // Beyond this, a new connection is closed as soon as it is accepted: the descriptors stay available.
+  app.server.maxConnections = limits.maxPerProcess;
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
   app.decorate('config', deps.config);
@@ -84,6 +100,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
+  });
+  // A request answered while the service stops is the connection's last: it is not kept alive idle.
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('Connection', 'close');
   });
   await app.register(errorsPlugin);
   if (deps.config.metricsToken) {

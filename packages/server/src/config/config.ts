@@ -38,6 +38,21 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
   emailRetryScheduleMs: number[];
+  /** What one HTTP process lets its clients hold: sockets, and how long each may take. */
+  connections: ConnectionLimits;
+  /** Failed API key authentications a minute per client IP before 429. */
+  authFailureRateLimitPerMinute: number;
+}
+
+export interface ConnectionLimits {
+  /** Open sockets per HTTP process; a connection beyond is closed as soon as it is accepted. */
+  maxPerProcess: number;
+  /** From a connection's start (or its previous answer), to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** To receive a whole request, headers and body; it is also how long a stop waits for one. */
+  requestTimeoutMs: number;
+  /** How long a keep-alive socket may wait, idle, for its next request. */
+  keepAliveTimeoutMs: number;
 }
 
 export interface SmtpSettings {
@@ -230,6 +245,33 @@ function parseSmtp(rawUrl: string | undefined, rawFrom: string | undefined): Smt
   };
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseConnectionLimits(env: Env): ConnectionLimits {
+  const limits = {
+    maxPerProcess: integerIn(env, 'STOREFRONT_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    headersTimeoutMs: integerIn(env, 'STOREFRONT_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+    requestTimeoutMs: integerIn(env, 'STOREFRONT_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    keepAliveTimeoutMs: integerIn(env, 'STOREFRONT_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+  };
+  // Node refuses a headers limit longer than the whole request's.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      'STOREFRONT_HEADERS_TIMEOUT_MS',
+      `must not be more than STOREFRONT_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`,
+    );
+  }
+  return limits;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -270,7 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integerIn(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowedHosts: parseAllowedHosts(env.STOREFRONT_WEBHOOK_ALLOWED_HOSTS),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
     pspConnectTimeoutMs: integerIn(env, 'STOREFRONT_PSP_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     pspRequestTimeoutMs: integerIn(env, 'STOREFRONT_PSP_TIMEOUT_MS', 15_000, 100, 120_000),
@@ -283,5 +325,7 @@ export function loadConfig(env: Env = process.env): Config {
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+    connections: parseConnectionLimits(env),
+    authFailureRateLimitPerMinute: integerIn(env, 'STOREFRONT_AUTH_FAILURE_RATE_LIMIT', 30, 1, 1_000_000),
   };
 }

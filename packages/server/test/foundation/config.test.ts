@@ -28,6 +28,42 @@ describe('configuration from the environment', () => {
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config).toMatchObject({ pspConnectTimeoutMs: 5000, pspRequestTimeoutMs: 15_000 });
     expect(config.pixReconcileScheduleMs).toEqual([15_000, 60_000, 300_000]);
+    expect(config.connections).toEqual({
+      maxPerProcess: 10_000,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+    });
+    expect(config).toMatchObject({ logLevel: 'info', authFailureRateLimitPerMinute: 30 });
+  });
+
+  it('takes the connection limits at their bounds', () => {
+    const low = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_MAX_CONNECTIONS: '1',
+      STOREFRONT_HEADERS_TIMEOUT_MS: '100',
+      STOREFRONT_REQUEST_TIMEOUT_MS: '100',
+      STOREFRONT_KEEP_ALIVE_TIMEOUT_MS: '100',
+    });
+    expect(low.connections).toEqual({
+      maxPerProcess: 1,
+      headersTimeoutMs: 100,
+      requestTimeoutMs: 100,
+      keepAliveTimeoutMs: 100,
+    });
+    const high = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_MAX_CONNECTIONS: '1000000',
+      STOREFRONT_HEADERS_TIMEOUT_MS: '600000',
+      STOREFRONT_REQUEST_TIMEOUT_MS: '3600000',
+      STOREFRONT_KEEP_ALIVE_TIMEOUT_MS: '600000',
+    });
+    expect(high.connections).toEqual({
+      maxPerProcess: 1_000_000,
+      headersTimeoutMs: 600_000,
+      requestTimeoutMs: 3_600_000,
+      keepAliveTimeoutMs: 600_000,
+    });
   });
 
   it('takes the live Pix timeouts and reconcile schedule, at their bounds', () => {
@@ -126,6 +162,15 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_PSP_CONNECT_TIMEOUT_MS', { STOREFRONT_PSP_CONNECT_TIMEOUT_MS: '99' }],
     ['STOREFRONT_PSP_TIMEOUT_MS', { STOREFRONT_PSP_TIMEOUT_MS: '120001' }],
     ['STOREFRONT_PIX_RECONCILE_SCHEDULE', { STOREFRONT_PIX_RECONCILE_SCHEDULE: '15s,later' }],
+    ['STOREFRONT_MAX_CONNECTIONS', { STOREFRONT_MAX_CONNECTIONS: '0' }],
+    ['STOREFRONT_MAX_CONNECTIONS', { STOREFRONT_MAX_CONNECTIONS: '1000001' }],
+    ['STOREFRONT_HEADERS_TIMEOUT_MS', { STOREFRONT_HEADERS_TIMEOUT_MS: '99' }],
+    ['STOREFRONT_HEADERS_TIMEOUT_MS', { STOREFRONT_HEADERS_TIMEOUT_MS: '30001' }],
+    ['STOREFRONT_REQUEST_TIMEOUT_MS', { STOREFRONT_REQUEST_TIMEOUT_MS: '30s' }],
+    ['STOREFRONT_REQUEST_TIMEOUT_MS', { STOREFRONT_REQUEST_TIMEOUT_MS: '3600001' }],
+    ['STOREFRONT_KEEP_ALIVE_TIMEOUT_MS', { STOREFRONT_KEEP_ALIVE_TIMEOUT_MS: '600001' }],
+    ['STOREFRONT_AUTH_FAILURE_RATE_LIMIT', { STOREFRONT_AUTH_FAILURE_RATE_LIMIT: '0' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '0' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],
