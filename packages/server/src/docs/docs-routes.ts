@@ -1,5 +1,5 @@
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../http/openapi.js';
 
 export const DOCS_PREFIX = '/docs';
@@ -36,9 +36,23 @@ const LOGO = Buffer.from(
     '</svg>',
 );
 
+/**
+ * The plugin also serves its own copies of the description at /docs/json and /docs/yaml. The page reads
+ * the API's (`/api/public/v1/openapi.json`), and building the YAML copy spoiled the JSON one for the
+ * life of the process, so the copies are no operation: 404 like any unknown path.
+ */
+const DESCRIPTION_COPIES = new Set([`${DOCS_PREFIX}/json`, `${DOCS_PREFIX}/yaml`]);
+
+async function withoutDescriptionCopies(request: FastifyRequest, reply: FastifyReply) {
+  if (!DESCRIPTION_COPIES.has(request.routeOptions.url ?? '')) return;
+  reply.callNotFound();
+  return reply;
+}
+
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
+    uiHooks: { onRequest: withoutDescriptionCopies },
     staticCSP: DOCS_CSP,
     validatorUrl: false,
     theme: { title: 'Storefront API reference' },

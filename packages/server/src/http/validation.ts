@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { Options } from 'ajv';
+import type { AnySchema, Options, ValidateFunction } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -47,5 +47,43 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+type Validate = ReturnType<FastifySchemaCompiler<object>> & { errors?: unknown };
+
+/**
+ * Ajv coerces the texts `Infinity` and `1e400` to the number Infinity and then skips `minimum` and
+ * `maximum` for a number that is not finite, so `?limit=Infinity` would pass. A query string or
+ * path value (flat: one level of keys) that became a non-finite number fails its `type` instead.
+ */
+function finiteNumbersOnly(validate: ValidateFunction, schema: AnySchema): Validate {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const checked = (data: unknown) => {
+    checked.errors = validate.errors;
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+      if (typeof value !== 'number' || Number.isFinite(value)) continue;
+      const parentSchema = properties[key] ?? {};
+      checked.errors = [
+        {
+          instancePath: `/${key}`,
+          keyword: 'type',
+          params: { type: parentSchema.type ?? 'number' },
+          message: 'must be a finite number',
+          parentSchema,
+          data: value,
+        },
+      ];
+      return false;
+    }
+    return true;
+  };
+  checked.errors = null as unknown;
+  return checked as Validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  httpPart === 'body'
+    ? (bodyAjv.compile(schema) as Validate)
+    : finiteNumbersOnly(textAjv.compile(schema), schema);

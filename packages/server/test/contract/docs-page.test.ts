@@ -39,6 +39,17 @@ describe('GET /docs', () => {
     expect(init.text).toContain('validatorUrl: null');
   });
 
+  it("the plugin's copies at /docs/json and /docs/yaml are 404, and the API's description keeps answering", async () => {
+    for (const copy of ['//docs/yaml', '//docs/json', '//docs/yaml']) {
+      const res = await api.request('GET', copy);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+    const description = await api.request('GET', '/openapi.json', { key: null });
+    expect(description.status).toBe(200);
+    expect(description.body.openapi).toBe('3.1.0');
+  });
+
   failWithoutRequiredChromium();
 
   describe.skipIf(!available)(chromiumSuiteTitle('in headless Chromium'), () => {

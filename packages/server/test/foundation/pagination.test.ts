@@ -52,11 +52,15 @@ describeEachDatabase('cursor pagination', (api) => {
       expect((await api.as(key).get('/checkouts?limit=1')).body.data).toHaveLength(1);
       expect((await api.as(key).get('/checkouts?limit=100')).body.data).toHaveLength(25);
     });
-    for (const bad of ['0', '101', '-1', '1.5', 'abc', '']) {
+    for (const bad of ['0', '101', '-1', '1.5', 'abc', '', 'Infinity', '-Infinity', '1e400']) {
       it(`refuses limit=${bad}`, async () => {
         expectError(await api.as(key).get(`/checkouts?limit=${bad}`), 400, 'invalid_request', 'limit');
       });
     }
+    it('says a number that is not finite must be a whole number', async () => {
+      const error = expectError(await api.as(key).get('/checkouts?limit=Infinity'), 400, 'invalid_request');
+      expect(error.message).toBe('Invalid query parameter limit: must be a whole number.');
+    });
   });
 
   describe('cursors are opaque and signed', () => {
