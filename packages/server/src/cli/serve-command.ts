@@ -4,7 +4,7 @@ import { startService } from '../service.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import {
-  exitIfCannotListen,
+  exitIfCannotStart,
   printDemoKey,
   printListening,
   shutdownDeadlineMs,
@@ -19,7 +19,7 @@ export function registerServeCommand(program: Command): void {
       const config = loadConfigOrExit();
       boundHeapGrowth();
       if (config.processes > 1) return serveWithProcesses(config);
-      const service = await exitIfCannotListen(config, () => startService(config));
+      const service = await exitIfCannotStart(config, () => startService(config));
       printListening(service.url);
       if (service.demo) printDemoKey(service.demo, service.url);
       stopOnSignals(service.app.log, service.close, shutdownDeadlineMs(config));

@@ -1,21 +1,27 @@
 import type { Config } from '../config/config.js';
 import type { ServiceLog } from '../service.js';
+import { DatabaseUnreachable } from '../db/migrate.js';
 import { fail } from './context.js';
 
+const NOT_AN_ADDRESS = 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)';
 const LISTEN_FAILURES: Record<string, string> = {
   EADDRINUSE: 'the port is already in use; stop the other process or set PORT to a free port',
   EACCES: 'permission denied (ports below 1024 need privileges); set PORT to 1024 or above',
-  EADDRNOTAVAIL: 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)',
+  EADDRNOTAVAIL: NOT_AN_ADDRESS,
+  ENOTFOUND: NOT_AN_ADDRESS,
+  EAI_AGAIN: NOT_AN_ADDRESS,
 };
 
 /**
- * Why the service (or, with STOREFRONT_PROCESSES > 1, an HTTP process) could not listen, in one line
- * naming PORT and HOST and a non-zero exit, instead of a stack trace.
+ * Why the service (or, with STOREFRONT_PROCESSES > 1, an HTTP process, or the worker) could not
+ * start, in one line and a non-zero exit instead of a stack trace: its database could not be
+ * reached or opened, or it could not listen (naming PORT and HOST).
  */
-export async function exitIfCannotListen<T>(config: Config, start: () => Promise<T>): Promise<T> {
+export async function exitIfCannotStart<T>(config: Config, start: () => Promise<T>): Promise<T> {
   try {
     return await start();
   } catch (error) {
+    if (error instanceof DatabaseUnreachable) return fail(error.message);
     const reason = LISTEN_FAILURES[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason === undefined) throw error;
     return fail(`cannot listen on HOST=${config.host} PORT=${config.port}: ${reason}.`);

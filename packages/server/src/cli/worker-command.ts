@@ -7,7 +7,7 @@ import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
-import { shutdownDeadlineMs, stopOnSignals } from './serve-lifecycle.js';
+import { exitIfCannotStart, shutdownDeadlineMs, stopOnSignals } from './serve-lifecycle.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -19,7 +19,7 @@ export function registerWorkerCommand(program: Command): void {
       const config = loadConfigOrExit();
       boundHeapGrowth();
       const log = pino({ level: config.logLevel });
-      const db = await openServingDatabase(config.databaseUrl, log);
+      const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
       const liveProviders = attachLiveProviders(db.kysely, {

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { pino } from 'pino';
 import {
-  exitIfCannotListen,
+  exitIfCannotStart,
   printDemoKey,
   printListening,
   shutdownDeadlineMs,
@@ -28,7 +28,7 @@ export function serveWithProcesses(config: Config): Promise<void> {
 
 async function runHttpProcess(config: Config): Promise<void> {
   const nodeMetrics = config.metricsToken ? nodeMetricsFromPrimary() : null;
-  const service = await exitIfCannotListen(config, () => startHttpProcess(config, nodeMetrics?.render));
+  const service = await exitIfCannotStart(config, () => startHttpProcess(config, nodeMetrics?.render));
   const stopRelay = relayNewEventsToPrimary();
   stopOnSignals(
     service.app.log,
@@ -44,7 +44,7 @@ async function runHttpProcess(config: Config): Promise<void> {
 async function runPrimary(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   // Before any HTTP process exists: migrations happen once, not once per process.
-  const db = await openServingDatabase(config.databaseUrl, log);
+  const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
   warnIfPublicUrlIsPlain(config, log);
   startRateLimitPrimary(); // the HTTP processes' rate-limit counters live here, so a key's limit is exact
   const stopReceiving = receiveNewEventsFromHttpProcesses();

@@ -124,7 +124,7 @@ function loadOrCreateSecret(databaseUrl: string): string {
   const file = secretFileFor(databaseUrl);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('base64url');
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 }); // the database's directory too
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
 }

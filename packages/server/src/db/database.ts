@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, SqliteDialectConfig } from 'kysely';
@@ -35,12 +35,16 @@ export interface OpenOptions {
    * hanging (`SERVING_TIMEOUTS` for serve and worker). Unset: no bounds, for migrations and the CLI.
    */
   timeouts?: DatabaseTimeouts;
-  /** Where a lost idle connection is reported (default: warn-level JSON lines on stderr, clear of a command's --json output). */
-  log?: WarnLog;
+  /**
+   * Where a lost idle connection, and a new SQLite file, are reported (default: warn-level JSON lines
+   * on stderr, clear of a command's --json output).
+   */
+  log?: DatabaseLog;
 }
 
-/** The part of a pino logger the pool reports to. */
-export interface WarnLog {
+/** The part of a pino logger the database reports to. */
+export interface DatabaseLog {
+  info(object: object, message: string): void;
   warn(object: object, message: string): void;
 }
 
@@ -83,11 +87,14 @@ export interface DatabaseTimeouts {
 export const SERVING_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 3000, readMs: 4000 };
 
 /** For callers without a logger (the CLI, tests): made once, on first use. */
-let fallbackLog: WarnLog | null = null;
-const stderrLog = (): WarnLog => ({
-  warn: (object: object, message: string) =>
-    (fallbackLog ??= pino({ level: 'warn' }, pino.destination(2))).warn(object, message),
-});
+let fallbackLog: pino.Logger | null = null;
+const stderrLog = (): DatabaseLog => {
+  const log = () => (fallbackLog ??= pino({ level: 'warn' }, pino.destination(2)));
+  return {
+    info: (object: object, message: string) => log().info(object, message),
+    warn: (object: object, message: string) => log().warn(object, message),
+  };
+};
 
 /** How often a burst of lost connections (a restart drops them all at once) is reported. */
 const LOST_CONNECTION_REPORT_MS = 10_000;
@@ -112,8 +119,21 @@ function switchToWal(sqlite: SqliteDatabase.Database): void {
   }
 }
 
-function openSqlite(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+/**
+ * Buyers' names, e-mails and CPFs live in the file: a new one is readable by the service's user only
+ * (0600, in a 0700 directory when it makes the directory), and SQLite gives its -wal and -shm files
+ * the database file's mode. A new file is said aloud: a mistyped path would otherwise start an empty
+ * store silently.
+ */
+function createPrivately(path: string, log: DatabaseLog): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (existsSync(path)) return;
+  log.info({ path: resolve(path) }, `creating a new database at ${resolve(path)}`);
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+function openSqlite(path: string, log: DatabaseLog): Db {
+  if (path !== ':memory:') createPrivately(path, log);
   const sqlite = new SqliteDatabase(path);
   // busy_timeout makes another process (the other HTTP processes of STOREFRONT_PROCESSES, a separate
   // worker) wait for the write lock instead of failing; WAL lets readers run beside the one writer.
@@ -132,7 +152,7 @@ function openSqlite(path: string): Db {
  * which without a listener ends the process. The pool has already discarded the client, and the next
  * query opens a fresh connection; one warning per burst says what happened.
  */
-function reportLostConnections(pool: pg.Pool, log: WarnLog): void {
+function reportLostConnections(pool: pg.Pool, log: DatabaseLog): void {
   let reportedAt = 0;
   let unreported = 0;
   pool.on('error', (error: Error & { code?: string }) => {
@@ -178,7 +198,9 @@ function openPostgres(url: string, options: OpenOptions): Db {
 
 /** Opens `sqlite:<path>` or `postgres://…` (already validated by the config). */
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
-  return url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
+  return url.startsWith('sqlite:')
+    ? openSqlite(url.slice('sqlite:'.length), options.log ?? stderrLog())
+    : openPostgres(url, options);
 }
 
 /** A unique or primary-key violation, in either database's words. */

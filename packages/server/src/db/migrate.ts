@@ -53,15 +53,52 @@ async function exclusively(
   return result;
 }
 
+/** The database could not be reached or opened at start: said in one line, not a stack trace. */
+export class DatabaseUnreachable extends Error {
+  override name = 'DatabaseUnreachable';
+}
+
+/** Network failures, and PostgreSQL's connection (08), authorization (28) and unknown-database (3D000) errors. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
+const SQLITE_CANNOT_OPEN = new Set(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_PERM', 'SQLITE_NOTADB']);
+
+/** The URL without its password, fit for a message. */
+function shownUrl(url: string): string {
+  if (url.startsWith('sqlite:')) return url;
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+function unreachable(url: string, error: unknown): DatabaseUnreachable | null {
+  const { code, message } = error as { code?: unknown; message?: string };
+  const known =
+    typeof code === 'string' &&
+    (NETWORK_CODES.has(code) || SQLITE_CANNOT_OPEN.has(code) || /^(08|28)...$|^3D000$/.test(code));
+  // pg's own connect timeout carries no code.
+  if (!known && !/^Connection terminated/.test(message ?? '')) return null;
+  return new DatabaseUnreachable(`cannot use the database at ${shownUrl(url)}: ${message || code}`);
+}
+
 /**
  * What `serve` and `storefront worker` start on: migrations run first on a connection of their own
  * without the serving timeouts (a migration on a large table may take long), then the serving pool
  * opens with them.
  */
 export async function openServingDatabase(url: string, log: OpenOptions['log']): Promise<Db> {
-  const migrating = openDatabase(url);
+  const migrating = openDatabase(url, { ...(log && { log }) });
   try {
     await migrateToLatest(migrating.kysely);
+  } catch (error) {
+    throw unreachable(url, error) ?? error;
   } finally {
     await migrating.close();
   }
