@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { ServiceProcess, startServe } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { startServe } from '../support/service-process.js';
 import { TEST_SECRET } from '../support/test-api.js';
 
 const freshSqlite = (name: string) => join(mkdtempSync(join(tmpdir(), `sf-${name}-`)), 'data', 'shop.sqlite');
