@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startServe } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import { eventually } from '../webhooks/delivery-harness.js';
+
+const ORDER_TOKEN = 'ordtok0123456789abcdefghijklmnopqrstuvwxyzABCD';
+const CALLBACK_TOKEN = 'cbtok0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
+const QUERY_KEY = 'sk_test_0123456789abcdefghijklmnopqrstuvwxyzAB';
+
+/**
+ * The access log of a real `serve`: order tokens, PSP callback tokens and anything in a query string
+ * are secrets a log must not keep. Each line names the route's pattern and a redacted URL.
+ */
+describeEachDatabase('the access log', (api) => {
+  let serve: ServiceProcess;
+  let url: string;
+  beforeAll(async () => {
+    ({ process: serve, url } = await startServe(`access_log_${api.dialect}`, {
+      DATABASE_URL: api.database.url,
+      ...api.database.env,
+    }));
+  }, 90_000);
+  afterAll(() => serve?.kill());
+
+  it('logs the route pattern and the URL without tokens or query values', async () => {
+    const { key } = await api.createStore();
+    const sent = [
+      fetch(`${url}/p/o/${ORDER_TOKEN}`),
+      fetch(`${url}/p/o/${ORDER_TOKEN}/status`),
+      fetch(`${url}/callbacks/pix/${CALLBACK_TOKEN}/pix`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"pix":[]}',
+      }),
+      fetch(`${url}/api/public/v1/checkouts?limit=5&api_key=${QUERY_KEY}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+      fetch(`${url}/no/such/path?api_key=${QUERY_KEY}`),
+    ];
+    const statuses = await Promise.all(sent.map(async (res) => (await res).status));
+    expect(statuses).toEqual([404, 404, 404, 400, 404]);
+
+    const lines = await eventually(async () => {
+      const logged = serve.logLines('request');
+      return logged.length >= sent.length && logged;
+    });
+    const shown = lines.map(({ method, url: path, route, status }) => ({ method, url: path, route, status }));
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', url: '/p/o/:token', route: '/p/o/:token', status: 404 },
+        { method: 'GET', url: '/p/o/:token/status', route: '/p/o/:token/status', status: 404 },
+        { method: 'POST', url: '/callbacks/pix/:token/pix', route: '/callbacks/pix/:token/pix', status: 404 },
+        {
+          method: 'GET',
+          url: '/api/public/v1/checkouts?limit=…&api_key=…',
+          route: '/api/public/v1/checkouts',
+          status: 400,
+        },
+        { method: 'GET', url: '/no/such/path?api_key=…', route: null, status: 404 },
+      ]),
+    );
+    for (const secret of [ORDER_TOKEN, CALLBACK_TOKEN, QUERY_KEY, key])
+      expect(serve.output).not.toContain(secret);
+  });
+});
