@@ -1446,7 +1446,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1652,7 +1652,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1784,7 +1784,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1971,7 +1971,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2129,7 +2129,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2287,7 +2287,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2426,7 +2426,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2608,7 +2608,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2730,7 +2730,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2900,7 +2900,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3048,7 +3048,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3196,7 +3196,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3313,7 +3313,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3459,7 +3459,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3723,7 +3723,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3866,7 +3866,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3996,7 +3996,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4152,7 +4152,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4321,7 +4321,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4477,7 +4477,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4627,7 +4627,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4839,7 +4839,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4968,7 +4968,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5179,7 +5179,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5334,7 +5334,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5485,7 +5485,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5621,7 +5621,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5783,7 +5783,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5958,7 +5958,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6092,7 +6092,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6278,7 +6278,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6397,7 +6397,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6542,7 +6542,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6723,7 +6723,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6874,7 +6874,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7015,7 +7015,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7189,7 +7189,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7327,7 +7327,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];

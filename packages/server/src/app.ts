@@ -131,7 +131,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
-      await v1.register(authPlugin, { db: deps.db, cacheTtlMs: deps.authCacheTtlMs ?? 2000 });
+      await v1.register(authPlugin, {
+        db: deps.db,
+        cacheTtlMs: deps.authCacheTtlMs ?? 2000,
+        failuresPerMinute: deps.config.authFailureRateLimitPerMinute,
+        redis: deps.redis ?? null,
+      });
       await v1.register(rateLimitPlugin, {
         perSecond: deps.config.rateLimitPerSecond,
         redis: deps.redis ?? null,

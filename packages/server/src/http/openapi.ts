@@ -71,7 +71,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '409':
     '`idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running.',
   '413': '`payload_too_large`: the request body is larger than 1 MiB.',
-  '429': '`rate_limited`: too many requests for this API key; retry after `Retry-After` seconds.',
+  '429':
+    '`rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds.',
   '500': '`internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe.',
   '502':
     '`provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`).',

@@ -65,6 +65,7 @@ export class TestApi {
         DATABASE_URL: this.database.url,
         STOREFRONT_SECRET: TEST_SECRET,
         STOREFRONT_RATE_LIMIT: '100000',
+        STOREFRONT_AUTH_FAILURE_RATE_LIMIT: '100000',
       }),
       ...this.options.config,
     };
