@@ -3,6 +3,7 @@ import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { createCharge } from '../pix/create-charge.js';
+import { ProviderError } from '../pix/live/provider-errors.js';
 import type { Customer } from '../pix/customer.js';
 import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
@@ -147,7 +148,10 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<vo
         ...(coupon && { coupon: coupon.code }),
       },
     },
-  );
+  ).catch((error: unknown) => {
+    if (error instanceof ProviderError) error.attempt.orderId = order.id;
+    throw error;
+  });
   await setOrderCharge(db, order, charge.id, charge.expires_at);
 }
 

@@ -12,6 +12,7 @@ import type { OrdersTable } from '../orders/order-object.js';
 import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
+import { ProviderError } from '../pix/live/provider-errors.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
@@ -51,10 +52,14 @@ function refuse(
   return Object.assign(error, { fields });
 }
 
+/** A refusal whose cause is already in the log: the error handler does not log the buyer's words. */
+const CAUSE_LOGGED = Symbol('cause logged');
+
 /**
  * What the buyer is told when the charge service could not make a Pix: the PSP failing (5xx) is
- * worth a retry; a live store whose PSP settings were removed is the merchant's to fix, and is logged
- * for them. Anything else goes on unchanged.
+ * worth a retry; a live store whose PSP settings were removed is the merchant's to fix. Both are
+ * logged for the operator with the store and, for a PSP failure, its real cause (unreachable host,
+ * TLS, the PSP's problem) and the charge attempt. Anything else goes on unchanged.
  */
 function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
@@ -66,7 +71,18 @@ function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown)
     return refuse(503, 'Esta loja não está recebendo pagamentos no momento. Tente novamente mais tarde.');
   }
   if (error.statusCode >= 500) {
-    return refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.');
+    request.log.error(
+      {
+        storeId,
+        code: error.code,
+        ...(error instanceof ProviderError && { pspStatus: error.pspStatus, attempt: error.attempt }),
+        cause: error.message,
+      },
+      'purchase page: the Pix charge could not be created',
+    );
+    return Object.assign(refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.'), {
+      [CAUSE_LOGGED]: true,
+    });
   }
   return error;
 }
@@ -116,7 +132,9 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           : (error.statusCode ?? 500) < 500
             ? new ApiError(400, 'invalid_request', 'Pedido inválido. Recarregue a página e tente de novo.')
             : new ApiError(500, 'internal_error', 'Algo deu errado do nosso lado. Tente novamente.');
-      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'purchase page request failed');
+      if (apiError.statusCode >= 500 && !(CAUSE_LOGGED in error)) {
+        request.log.error({ err: error }, 'purchase page request failed');
+      }
       if (!error.fields) return sendError(request, reply, apiError);
       return reply
         .code(apiError.statusCode)

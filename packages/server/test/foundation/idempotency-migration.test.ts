@@ -12,7 +12,7 @@ interface OldTables {
     store_id: string;
     key: string;
     fingerprint: string;
-    state: string;
+    state: 'in_progress' | 'done';
     response_status: number | null;
     response_body: string | null;
     created_at: string;
@@ -34,7 +34,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           store_id: 's1',
           key: 'k-1',
           fingerprint: 'f',
-          state: 'done',
+          state: 'done' as const,
           response_status: 201,
           response_body: 'v1.sealed',
           created_at: '2026-01-01T00:00:00.000Z',
