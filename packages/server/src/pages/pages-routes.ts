@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis';
 import { h } from 'preact';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
+import { keyedRateLimit } from '../http/keyed-rate-limit.js';
+import type { KeyedRateLimit } from '../http/keyed-rate-limit.js';
 import { sendError } from '../http/errors.js';
 import { checkBuyer, OrderBody } from '../orders/buyer.js';
 import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../orders/order-object.js';
@@ -20,7 +22,7 @@ import { orderEventStreams } from './order-events.js';
 import { registerPageAssets } from './page-assets.js';
 import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
-import { httpUrl, isSameOrigin, newNonce, orderRateLimit, pageCsp, sendHtml } from './page-security.js';
+import { httpUrl, isSameOrigin, newNonce, pageCsp, sendHtml } from './page-security.js';
 import { renderPage } from './render.js';
 import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
@@ -97,8 +99,17 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app;
   const assets = registerPageAssets(app, PAGES_PREFIX);
-  const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
-  app.addHook('onClose', async () => limiter.close());
+  // Per (IP, store), STOREFRONT_ORDER_RATE_LIMIT a minute each. Quotes count apart from orders: a
+  // buyer trying the bump and a coupon before ordering must not use up the orders, and a guesser of
+  // coupon codes gets that many tries a minute, not hundreds a second.
+  const limits = {
+    orders: keyedRateLimit('orders', config.orderRateLimitPerMinute, options.redis, app.log),
+    quotes: keyedRateLimit('quotes', config.orderRateLimitPerMinute, options.redis, app.log),
+  };
+  app.addHook('onClose', async () => {
+    limits.orders.close();
+    limits.quotes.close();
+  });
   const stream = orderEventStreams(app);
   const hide = { hide: true };
 
@@ -170,7 +181,11 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     return order;
   }
 
-  async function rateLimited(request: FastifyRequest, storeId: string): Promise<void> {
+  async function rateLimited(
+    request: FastifyRequest,
+    storeId: string,
+    limiter: KeyedRateLimit,
+  ): Promise<void> {
     const wait = await limiter.consume(request.ip, storeId);
     if (wait !== null) {
       throw refuse(
@@ -239,7 +254,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     '/:handle/:slug/quote',
     { schema: { ...hide, params: ProductParams, body: QuoteBody } },
     async (request) => {
-      const { product } = await productOr404(request.params);
+      const { store, product } = await productOr404(request.params);
+      await rateLimited(request, store.id, limits.quotes);
       const bump = request.body.bump ? await offeredBump(db, product) : null;
       let coupon = null;
       let couponError: string | null = null;
@@ -270,7 +286,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     { schema: { ...hide, params: ProductParams, body: OrderBody } },
     async (request, reply) => {
       const { store, product } = await productOr404(request.params);
-      await rateLimited(request, store.id);
+      await rateLimited(request, store.id, limits.orders);
       const buyer = checkBuyer(request.body);
       if (!buyer.ok) throw refuse(400, 'Confira os campos destacados.', buyer.errors);
       try {
@@ -351,7 +367,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
 
   app.post('/o/:token/renew', { schema: { ...hide, params: TokenParams } }, async (request) => {
     const order = await orderOr404(request.params.token);
-    await rateLimited(request, order.store_id);
+    await rateLimited(request, order.store_id, limits.orders);
     // A Pix the store canceled (the API's cancel) is the store's decision: no new one from the page.
     if ((await orderState(db, order)).status === 'canceled') {
       throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');

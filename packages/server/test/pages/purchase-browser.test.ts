@@ -218,6 +218,12 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#document').getAttribute('aria-invalid')).toBe('true');
         expect(await page.locator('#name').getAttribute('aria-invalid')).toBeNull();
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+        // Fixing a field clears its error at once; the others stay until they are fixed.
+        await page.fill('#email', 'maria@example.com');
+        expect(await page.locator('#email-error').isHidden()).toBe(true);
+        expect(await page.locator('#email').getAttribute('aria-invalid')).toBeNull();
+        expect(await page.locator('#document-error').isVisible()).toBe(true);
+        expect(await page.locator('#document').getAttribute('aria-invalid')).toBe('true');
 
         for (const [code, message] of [
           ['ESGOTADO', 'Este cupom esgotou.'],
@@ -230,6 +236,30 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         }
         // The refused order's 400 is logged by the browser as a failed load; nothing else may be.
         expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+        await context.close();
+      }, 60_000);
+
+      it('at 1280 px a product without an image takes the whole card; with one, the image has its 220 px column', async () => {
+        const plain = await createShop(api, { slug: 'sem-imagem' }, 'Loja Sem Imagem');
+        const { page, context, problems } = await watchedPage(api, 1280);
+        const widths = async (path: string) => {
+          await page.goto(`${api.baseUrl}${path}`);
+          return page.evaluate(() => {
+            const card = document.querySelector('.product')!;
+            const text = document.getElementById('product-name')!.parentElement!;
+            const style = getComputedStyle(card);
+            const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            const image = document.querySelector('.product-image');
+            return { inner, text: text.clientWidth, image: image?.clientWidth ?? null };
+          });
+        };
+        const without = await widths(plain.pagePath);
+        expect(without.image).toBeNull();
+        expect(without.text).toBe(without.inner);
+        const withImage = await widths(shop.pagePath);
+        expect(withImage.image).toBe(220);
+        expect(withImage.text).toBeLessThan(withImage.inner - 220);
+        expect(problems).toEqual([]);
         await context.close();
       }, 60_000);
 
