@@ -7,7 +7,7 @@
 interface OrderStatus {
   status: 'pending' | 'paid' | 'expired' | 'canceled' | 'gone';
   expires_at?: string | null;
-  access_url?: string | null;
+  access_links?: { name: string; url: string }[];
 }
 
 interface ErrorAnswer {
@@ -149,10 +149,20 @@ function orderPage(root: HTMLElement): void {
       if (element) element.hidden = current !== card;
     }
     if (current === 'paid') {
-      const link = byId<HTMLAnchorElement>('access-link');
-      if (link && state.access_url) {
-        link.href = state.access_url;
-        byId('access')!.hidden = false;
+      const list = byId('access');
+      if (list && state.access_links?.length) {
+        list.replaceChildren(
+          ...state.access_links.map((access) => {
+            const link = document.createElement('a');
+            link.className = 'button';
+            link.href = access.url;
+            link.textContent = `Acessar ${access.name}`;
+            const item = document.createElement('li');
+            item.append(link);
+            return item;
+          }),
+        );
+        list.hidden = false;
       }
       stop();
       byId('paid-title')?.focus();

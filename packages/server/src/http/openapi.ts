@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import { ErrorEnvelope } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
+/** The description's `info.version`; the docs page names it too. */
+export const API_VERSION = '1.1.0';
 
 /**
  * The OpenAPI 3.1 document (version 1.1.0; every 1.0.0 request and answer stays valid), generated from the route schemas, the single
@@ -561,7 +563,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       openapi: '3.1.0',
       info: {
         title: 'Storefront API',
-        version: '1.1.0',
+        version: API_VERSION,
         summary: 'Commerce API for online stores selling in Brazil.',
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',

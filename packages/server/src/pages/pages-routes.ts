@@ -203,7 +203,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     return {
       status: state.status,
       expires_at: state.charge?.expires_at ?? null,
-      access_url: state.accessLink,
+      access_links: state.accessLinks,
     };
   };
 
@@ -332,7 +332,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           qrBase64: state.charge.qr_code_base64,
           expiresAt: state.charge.expires_at,
         },
-        accessLink: state.accessLink,
+        accessLinks: state.accessLinks,
         productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
         urls: {
           status: `${base}/status`,

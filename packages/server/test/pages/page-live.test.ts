@@ -61,7 +61,9 @@ describeEachDatabase(
         const now = await pageRequest(api, 'GET', `/p/o/${token}/status`);
         return now.json.status === 'paid' && now.json;
       });
-      expect(status.access_url).toBe('https://members.example.com/mentoria');
+      expect(status.access_links).toEqual([
+        { name: 'Mentoria', url: 'https://members.example.com/mentoria' },
+      ]);
       const sale = (await api.as(shop.key).get('/sales')).body.data.find(
         (s: any) => s.pix_charge_id === charge.id,
       );

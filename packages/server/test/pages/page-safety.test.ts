@@ -67,7 +67,7 @@ describeEachDatabase(
       const res = await pageRequest(api, 'GET', `/p/o/${token}`);
       expect(res.text).toContain('Pagamento confirmado!');
       expectNoInjectedMarkup(res.text);
-      expect((await pageRequest(api, 'GET', `/p/o/${token}/status`)).json.access_url).toBeNull();
+      expect((await pageRequest(api, 'GET', `/p/o/${token}/status`)).json.access_links).toEqual([]);
     });
 
     it('sends a CSP with a fresh nonce on its script and style, no inline handlers, no framing, images from the page’s own origins', async () => {

@@ -113,6 +113,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
           },
         });
         await api.as(shop.key).post('/coupons', { code: 'VIOLAO10', percent_off: 10 });
+        await api
+          .as(shop.key)
+          .patch(`/products/${shop.bump.id}`, { link_acesso: 'https://members.example.com/ebook' });
       });
 
       it('keyboard only: coupon, bump, Pix QR that decodes to copy_paste, simulate, confirmation without reload; sale and webhooks', async () => {
@@ -169,9 +172,14 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         await page.locator('#paid').waitFor({ state: 'visible' });
         expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
         expect(await page.locator('#pending').isHidden()).toBe(true);
-        expect(await page.locator('#access-link').getAttribute('href')).toBe(
-          'https://members.example.com/violao',
-        );
+        // The main product's and the bump's links, placed without a reload.
+        const links = await page
+          .locator('#access a')
+          .evaluateAll((anchors) => anchors.map((a) => [a.textContent, a.getAttribute('href')]));
+        expect(links).toEqual([
+          ['Acessar Curso de Violão', 'https://members.example.com/violao'],
+          ['Acessar E-book bônus', 'https://members.example.com/ebook'],
+        ]);
         await screenshot(page, `paid-1280-${api.dialect}.png`);
 
         const sale = (await api.as(shop.key).get('/sales')).body.data.find(
