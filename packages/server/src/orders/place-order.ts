@@ -9,7 +9,9 @@ import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
 import type { ProductsTable } from '../products/product-object.js';
 import { findProduct } from '../products/products-repository.js';
+import { countSkippedEmail } from '../email/queue-delivery-email.js';
 import { approveSale } from '../sales/approve-sale.js';
+import type { Sale } from '../sales/sale-object.js';
 import { newUuid } from '../common/ids.js';
 import { fromCents, toCents } from '../common/money.js';
 import { isoAfter, nowIso } from '../common/time.js';
@@ -56,7 +58,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   const bump = input.bump ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
-  const order = await db.transaction().execute(async (trx) => {
+  const { order, sale } = await db.transaction().execute(async (trx) => {
     const held = input.coupon
       ? await holdCoupon(trx, {
           storeId: store.id,
@@ -84,9 +86,9 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       created_at: now.toISOString(),
     };
     await insertOrder(trx, row);
-    if (row.amount_cents === 0) await approveFreeOrder(trx, row, input.mail);
-    return row;
+    return { order: row, sale: row.amount_cents === 0 ? await approveFreeOrder(trx, row, input.mail) : null };
   });
+  if (sale) countSkippedEmail(sale);
   if (order.amount_cents > 0) {
     try {
       await chargeOrder(db, order);
@@ -104,10 +106,10 @@ async function approveFreeOrder(
   trx: Kysely<Database>,
   order: OrdersTable,
   mail: Pick<Config, 'smtp'>,
-): Promise<void> {
+): Promise<Sale> {
   const saleId = newUuid();
   const fromOrder = await completeOrder(trx, order, saleId);
-  await approveSale(
+  return approveSale(
     trx,
     {
       id: saleId,
