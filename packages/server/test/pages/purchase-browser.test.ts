@@ -323,4 +323,34 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
     },
     { config: { webhookAllowedHosts: allowedHosts, orderRateLimitPerMinute: 1000 } },
   );
+
+  describeEachDatabase(
+    'coupon tries over the quote limit',
+    (api) => {
+      it('shows the 429 message under the coupon field, with the total unchanged', async () => {
+        const shop = await createShop(api);
+        await api.as(shop.key).post('/coupons', { code: 'VALE5', amount_off: 5 });
+        const { page, context, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}${shop.pagePath}`);
+        const apply = async (code: string) => {
+          await page.fill('#coupon', code);
+          const [quote] = await Promise.all([
+            page.waitForResponse((response) => response.url().endsWith('/quote')),
+            page.click('#apply-coupon'),
+          ]);
+          return quote.status();
+        };
+        expect([await apply('AAAA'), await apply('BBBB')]).toEqual([200, 200]);
+        expect(await page.locator('#coupon-error').textContent()).toBe('Cupom inválido.');
+        expect(await apply('VALE5')).toBe(429);
+        await page.locator('#coupon-error', { hasText: /^Muitas tentativas\. Aguarde \d+ s/ }).waitFor();
+        expect(await page.locator('#coupon').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#total').textContent()).toBe('R$ 100,00');
+        // The browser logs the refused request as a failed load; nothing else may be logged.
+        expect(problems.filter((p) => !p.includes('status of 429'))).toEqual([]);
+        await context.close();
+      }, 60_000);
+    },
+    { config: { orderRateLimitPerMinute: 2 } },
+  );
 });
