@@ -1318,7 +1318,7 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+    /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
     IdempotencyKey: string;
   };
   requestBodies: never;
@@ -1493,7 +1493,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -2473,7 +2473,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3506,7 +3506,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -4674,7 +4674,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -6139,7 +6139,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -7062,7 +7062,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {

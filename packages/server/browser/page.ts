@@ -7,7 +7,7 @@
 interface OrderStatus {
   status: 'pending' | 'paid' | 'expired' | 'canceled' | 'gone';
   expires_at?: string | null;
-  access_url?: string | null;
+  access_links?: { name: string; url: string }[];
 }
 
 interface ErrorAnswer {
@@ -64,6 +64,12 @@ function productPage(form: HTMLFormElement): void {
       bump: !!bump?.checked,
       ...(appliedCoupon && { coupon: appliedCoupon }),
     });
+    if (status === 429 && appliedCoupon) {
+      // Too many tries: say so where the buyer typed the code, and let them apply it again later.
+      fieldError('coupon', (data as ErrorAnswer | null)?.error?.message ?? null);
+      appliedCoupon = '';
+      return;
+    }
     if (status !== 200) return;
     const answer = data as { total: string; discount: string | null; coupon_error: string | null };
     if (total) total.textContent = answer.total;
@@ -76,6 +82,8 @@ function productPage(form: HTMLFormElement): void {
   }
 
   bump?.addEventListener('change', () => void quote());
+  // A field's error goes as soon as the buyer changes it; the server checks it again on submit.
+  for (const field of FIELDS) byId(field)?.addEventListener('input', () => fieldError(field, null));
   byId('apply-coupon')?.addEventListener('click', () => {
     appliedCoupon = value('coupon').trim();
     if (!appliedCoupon) {
@@ -141,10 +149,20 @@ function orderPage(root: HTMLElement): void {
       if (element) element.hidden = current !== card;
     }
     if (current === 'paid') {
-      const link = byId<HTMLAnchorElement>('access-link');
-      if (link && state.access_url) {
-        link.href = state.access_url;
-        byId('access')!.hidden = false;
+      const list = byId('access');
+      if (list && state.access_links?.length) {
+        list.replaceChildren(
+          ...state.access_links.map((access) => {
+            const link = document.createElement('a');
+            link.className = 'button';
+            link.href = access.url;
+            link.textContent = `Acessar ${access.name}`;
+            const item = document.createElement('li');
+            item.append(link);
+            return item;
+          }),
+        );
+        list.hidden = false;
       }
       stop();
       byId('paid-title')?.focus();

@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
-  await app.register(pixCallbackRoutes);
+  await app.register(pixCallbackRoutes, { redis: deps.redis ?? null });
 
   await app.register(
     async (v1) => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
@@ -10,6 +11,8 @@ import {
   saveProviderSettings,
 } from '../pix/live/provider-settings.js';
 import type { ClientIdentity } from '../pix/live/client-certificate.js';
+import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../pix/live/token-request.js';
+import type { TokenAuth, TokenFormat } from '../pix/live/token-request.js';
 import { createSecretBox } from '../common/secret-box.js';
 import { findStore } from '../stores/stores.js';
 import { fail, print, withDatabase } from './context.js';
@@ -19,7 +22,11 @@ interface SetOptions {
   baseUrl: string;
   tokenUrl?: string;
   clientId: string;
-  clientSecretFile: string;
+  clientSecretFile?: string;
+  scope?: string;
+  tokenAuth: TokenAuth;
+  tokenFormat: TokenFormat;
+  tokenParam: string[];
   cert?: string;
   key?: string;
   pfx?: string;
@@ -90,17 +97,43 @@ export function registerPixProviderCommand(program: Command): void {
     .requiredOption('--store <store_id>', 'the store')
     .requiredOption('--base-url <url>', "the PSP's API Pix base URL, https://…/v2")
     .requiredOption('--client-id <id>', 'OAuth2 client id')
-    .requiredOption('--client-secret-file <path>', 'file holding the OAuth2 client secret')
+    .option(
+      '--client-secret-file <path>',
+      'file holding the OAuth2 client secret (required unless --token-auth body: a PSP that takes none)',
+    )
     .option('--cert <pem>', 'client certificate (PEM)')
     .option('--key <pem>', 'its private key (PEM, unencrypted)')
     .option('--pfx <p12>', 'client certificate and key as PKCS#12 (.p12/.pfx)')
     .option('--passphrase-file <path>', 'file holding the PKCS#12 passphrase')
     .option('--ca <pem>', "extra CA to trust for the PSP's server certificate")
     .option('--token-url <url>', 'OAuth2 token URL (default: <base-url>/oauth/token)')
+    .option('--scope <scopes>', 'scopes the token request asks for, space-separated (default: none)')
+    .addOption(
+      new Option('--token-auth <how>', 'where the client id and secret go in the token request')
+        .choices(TOKEN_AUTHS)
+        .default('basic'),
+    )
+    .addOption(
+      new Option('--token-format <format>', 'encoding of the token request body')
+        .choices(TOKEN_FORMATS)
+        .default('form'),
+    )
+    .option(
+      '--token-param <name=value>',
+      'an extra token request parameter (repeatable); values are kept encrypted',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--json', 'print one JSON object')
     .action(async (options: SetOptions) => {
       const identity = identityOf(options);
-      const clientSecret = readOrExit(options.clientSecretFile, '--client-secret-file').toString('utf8');
+      if (options.clientSecretFile === undefined && options.tokenAuth === 'basic') {
+        fail('--client-secret-file is required (a PSP that takes no secret is set with --token-auth body)');
+      }
+      const clientSecret =
+        options.clientSecretFile === undefined
+          ? ''
+          : readOrExit(options.clientSecretFile, '--client-secret-file').toString('utf8');
       const caPem = options.ca === undefined ? undefined : readOrExit(options.ca, '--ca').toString('utf8');
       await withDatabase(async ({ kysely }, config) => {
         let row;
@@ -113,6 +146,12 @@ export function registerPixProviderCommand(program: Command): void {
             clientSecret,
             identity,
             caPem,
+            tokenRequest: {
+              scope: options.scope ?? null,
+              auth: options.tokenAuth,
+              format: options.tokenFormat,
+              params: parseTokenParams(options.tokenParam),
+            },
           });
         } catch (error) {
           return fail((error as Error).message);

@@ -28,6 +28,8 @@ export interface Config {
   pixReconcileScheduleMs: number[];
   /** Purchase-page orders a minute per (IP, store). */
   orderRateLimitPerMinute: number;
+  /** PSP callbacks a minute per store (its callback token), over which they are answered 429. */
+  pixCallbackRateLimitPerMinute: number;
   /** Bearer token of GET /metrics; null: no metrics endpoint (404). */
   metricsToken: string | null;
   /** Events, attempts and other transient records older than this are pruned. */
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
     orderRateLimitPerMinute: integerIn(env, 'STOREFRONT_ORDER_RATE_LIMIT', 20, 1, 1_000_000),
+    pixCallbackRateLimitPerMinute: integerIn(env, 'STOREFRONT_PIX_CALLBACK_RATE_LIMIT', 600, 1, 1_000_000),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),
     retentionDays: integerIn(env, 'STOREFRONT_RETENTION_DAYS', 30, 1, MAX_RETENTION_DAYS),
     processes: parseProcesses(env.STOREFRONT_PROCESSES),

@@ -1,6 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../http/openapi.js';
+import { API_PREFIX, API_VERSION } from '../http/openapi.js';
 
 export const DOCS_PREFIX = '/docs';
 
@@ -58,7 +58,7 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     theme: { title: 'Storefront API reference' },
     logo: { type: 'image/svg+xml', content: LOGO },
     uiConfig: {
-      urls: [{ url: `${API_PREFIX}/openapi.json`, name: 'Storefront API v1 (1.0.0)' }],
+      urls: [{ url: `${API_PREFIX}/openapi.json`, name: `Storefront API v1 (${API_VERSION})` }],
       deepLinking: true,
       displayOperationId: true,
       displayRequestDuration: true,

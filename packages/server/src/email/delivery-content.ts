@@ -67,7 +67,7 @@ export async function loadDeliveryEmail(
 }
 
 /** Each item of an order with its product's name and access link as they are now, in the sale's order. */
-async function currentItems(
+export async function currentItems(
   db: Kysely<Database>,
   storeId: string,
   items: SaleItem[],

@@ -3,7 +3,8 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import type { Customer } from '../pix/customer.js';
-import type { SalesTable } from '../sales/sale-object.js';
+import { countEmail } from '../operations/metrics.js';
+import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { nowIso } from '../common/time.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
 import type { EmailJobsTable } from './email-jobs.js';
@@ -48,6 +49,14 @@ export async function queueDeliveryEmail(
     delivery_email_sent_at: null,
     delivery_email_last_error: null,
   };
+}
+
+/**
+ * Counts a sale's delivery e-mail skipped for want of SMTP_URL; call once the sale's transaction
+ * committed. Sent, retried and failed e-mails are counted by the worker that sends them.
+ */
+export function countSkippedEmail(sale: Sale): void {
+  if (sale.delivery_email?.status === 'skipped') countEmail('skipped');
 }
 
 /**

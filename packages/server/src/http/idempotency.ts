@@ -4,14 +4,19 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { reusedInsert, reusedQuery } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
+import type { KeyMode } from '../api-keys/api-keys.js';
 import { createSecretBox } from '../common/secret-box.js';
 import type { SecretBox } from '../common/secret-box.js';
 import { isoAfter, nowIso } from '../common/time.js';
 import { ApiError, invalidRequest } from './api-error.js';
 import { CONTROL_CHARACTER } from './text-patterns.js';
 
+/** `unknown`: a key kept before keys had a mode; it is refused until it expires, never replayed. */
+type KeyRowMode = KeyMode | 'unknown';
+
 interface IdempotencyKeysTable {
   store_id: string;
+  mode: KeyRowMode;
   key: string;
   fingerprint: string;
   state: 'in_progress' | 'done';
@@ -51,6 +56,8 @@ export type KeepAnswer = (trx: Kysely<Database>, body: unknown) => Promise<void>
 
 interface PendingAnswer {
   storeId: string;
+  /** The mode of the API key: a key used in test mode and the same key in live mode are two keys. */
+  mode: KeyMode;
   key: string;
   fingerprint: string;
   /** Kept answers can hold secrets (a webhook endpoint's signing secret): sealed at rest like them. */
@@ -81,13 +88,14 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest('hex');
 }
 
-/** Bound to its row, so a sealed answer copied to another key does not open there. */
-const replayBinding = (storeId: string, key: string) => `idempotency:${storeId}:${key}`;
+/** Bound to its row, so a sealed answer copied to another key (or mode) does not open there. */
+const replayBinding = (row: Pick<IdempotencyKeysTable, 'store_id' | 'mode' | 'key'>) =>
+  `idempotency:${row.store_id}:${row.mode}:${row.key}`;
 
 function replay(reply: FastifyReply, row: IdempotencyKeysTable, box: SecretBox): FastifyReply {
   const stored = row.response_body ?? '';
   // Answers kept before they were sealed are JSON, which never starts like a sealed value.
-  const body = stored.startsWith('v1.') ? box.open(stored, replayBinding(row.store_id, row.key)) : stored;
+  const body = stored.startsWith('v1.') ? box.open(stored, replayBinding(row)) : stored;
   return reply
     .code(row.response_status ?? 200)
     .header('Idempotent-Replayed', 'true')
@@ -97,6 +105,11 @@ function replay(reply: FastifyReply, row: IdempotencyKeysTable, box: SecretBox):
 
 /** What an earlier request with this key answered: a replay, or 409 for another body or one in flight. */
 function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, answer: PendingAnswer): FastifyReply {
+  if (row.mode !== answer.mode) {
+    throw conflict(
+      'This Idempotency-Key was used before keys were kept per mode (test or live). Use a new key.',
+    );
+  }
   if (row.fingerprint !== answer.fingerprint) {
     throw conflict('This Idempotency-Key was already used with another request body or path.');
   }
@@ -106,17 +119,24 @@ function answerFrom(reply: FastifyReply, row: IdempotencyKeysTable, answer: Pend
 
 const selectKey = reusedQuery(
   'select idempotency key',
-  (db: Kysely<Database>, storeId: string, key: string) =>
-    db.selectFrom('idempotency_keys').selectAll().where('store_id', '=', storeId).where('key', '=', key),
+  (db: Kysely<Database>, storeId: string, mode: KeyMode, key: string) =>
+    db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('mode', 'in', [mode, 'unknown'])
+      .where('key', '=', key),
 );
 
-/** The live row of a key, if any: an expired one, or one abandoned by a dead process, is freed. */
+/**
+ * The live row of a key in a mode (or one kept before modes), if any: an expired one, or one abandoned
+ * by a dead process, is freed.
+ */
 async function liveRow(
   db: Kysely<Database>,
-  storeId: string,
-  key: string,
+  { storeId, mode, key }: Pick<PendingAnswer, 'storeId' | 'mode' | 'key'>,
 ): Promise<IdempotencyKeysTable | undefined> {
-  const row = (await selectKey(db, storeId, key)).rows[0];
+  const row = (await selectKey(db, storeId, mode, key)).rows[0];
   if (!row) return undefined;
   const now = new Date();
   const expired = row.expires_at <= now.toISOString();
@@ -125,6 +145,7 @@ async function liveRow(
   await db
     .deleteFrom('idempotency_keys')
     .where('store_id', '=', storeId)
+    .where('mode', '=', row.mode)
     .where('key', '=', key)
     .where('created_at', '=', row.created_at)
     .execute();
@@ -137,7 +158,7 @@ class KeyTakenMeanwhile extends Error {}
 /**
  * Idempotency-Key on creations. A key is remembered by the row holding its answer, written by the
  * creation's own transaction when the route answers through `sendCreation` (every idempotent route
- * does), or right after it is sent for an answer no transaction kept (a 4xx, an existing charge). The unique (store, key) index decides races between processes: a
+ * does), or right after it is sent for an answer no transaction kept (a 4xx, an existing charge). The unique (store, mode, key) index decides races between processes: a
  * second request that reaches it finds the first's answer and replays it. Within a process, a
  * request whose key is still in flight is 409 at once. Same key and body: the stored answer is
  * replayed; another body or path: 409. 5xx answers are not kept, so a retry runs again.
@@ -149,7 +170,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
     app.decorateRequest('idempotentAnswer', null);
     /** Keys of this process's requests between their check and their answer, with their start time. */
     const inFlight = new Map<string, number>();
-    const flightOf = (answer: PendingAnswer) => `${answer.storeId}\n${answer.key}`;
+    const flightOf = (answer: PendingAnswer) => `${answer.storeId}\n${answer.mode}\n${answer.key}`;
 
     async function checkKey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const key = request.headers[HEADER];
@@ -162,6 +183,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
       }
       const answer: PendingAnswer = {
         storeId: request.auth.storeId,
+        mode: request.auth.mode,
         key,
         fingerprint: fingerprintOf(request),
         box,
@@ -172,7 +194,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; secret: string }>(
       if (since !== undefined && Date.now() - since < ABANDONED_AFTER_MS) throw inFlightConflict();
       inFlight.set(flight, Date.now());
       try {
-        const row = await liveRow(db, answer.storeId, key);
+        const row = await liveRow(db, answer);
         if (row) {
           inFlight.delete(flight);
           return answerFrom(reply, row, answer); // an early answer: the handler does not run
@@ -226,7 +248,7 @@ const insertAnswerRow = reusedInsert(
     db
       .insertInto('idempotency_keys')
       .values(row)
-      .onConflict((oc) => oc.columns(['store_id', 'key']).doNothing()),
+      .onConflict((oc) => oc.columns(['store_id', 'mode', 'key']).doNothing()),
 );
 
 /** Stores an answer; false when the key already has one (a concurrent request committed first). */
@@ -237,13 +259,13 @@ async function insertAnswer(
   body: string,
 ): Promise<boolean> {
   const now = new Date();
+  const where = { store_id: answer.storeId, mode: answer.mode, key: answer.key };
   const result = await insertAnswerRow(db, {
-    store_id: answer.storeId,
-    key: answer.key,
+    ...where,
     fingerprint: answer.fingerprint,
     state: 'done',
     response_status: status,
-    response_body: answer.box.seal(body, replayBinding(answer.storeId, answer.key)),
+    response_body: answer.box.seal(body, replayBinding(where)),
     created_at: now.toISOString(),
     expires_at: isoAfter(KEEP_MS, now),
   });
@@ -279,7 +301,7 @@ export async function sendCreation(
     // A request with this key in another process may have committed meanwhile: then its answer is this
     // one's too, whether this one found the key taken or collided with its change (a slug, a txid).
     const taken = error instanceof KeyTakenMeanwhile;
-    const row = await liveRow(request.server.db, answer.storeId, answer.key).catch((lookup: unknown) => {
+    const row = await liveRow(request.server.db, answer).catch((lookup: unknown) => {
       throw taken ? lookup : error;
     });
     if (!row) {

@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import { ErrorEnvelope } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
+/** The description's `info.version`; the docs page names it too. */
+export const API_VERSION = '1.1.0';
 
 /**
  * The OpenAPI 3.1 document (version 1.1.0; every 1.0.0 request and answer stays valid), generated from the route schemas, the single
@@ -113,7 +115,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Makes the creation safe to retry: kept 24 hours per store. The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept.',
+    'Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept.',
   schema: { type: 'string', minLength: 1, maxLength: 255, example: '5f0c7a2e-8d1b-4e63-9a7f-2b4c6d8e0a13' },
 };
 
@@ -562,7 +564,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       openapi: '3.1.0',
       info: {
         title: 'Storefront API',
-        version: '1.1.0',
+        version: API_VERSION,
         summary: 'Commerce API for online stores selling in Brazil.',
         description: [
           'Checkouts, products, Pix charges, sales and signed webhooks for online stores selling in Brazil.',

@@ -3,12 +3,15 @@ import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { createCharge } from '../pix/create-charge.js';
+import { ProviderError } from '../pix/live/provider-errors.js';
 import type { Customer } from '../pix/customer.js';
 import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
 import type { ProductsTable } from '../products/product-object.js';
 import { findProduct } from '../products/products-repository.js';
+import { countSkippedEmail } from '../email/queue-delivery-email.js';
 import { approveSale } from '../sales/approve-sale.js';
+import type { Sale } from '../sales/sale-object.js';
 import { newUuid } from '../common/ids.js';
 import { fromCents, toCents } from '../common/money.js';
 import { isoAfter, nowIso } from '../common/time.js';
@@ -55,7 +58,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   const bump = input.bump ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
-  const order = await db.transaction().execute(async (trx) => {
+  const { order, sale } = await db.transaction().execute(async (trx) => {
     const held = input.coupon
       ? await holdCoupon(trx, {
           storeId: store.id,
@@ -83,9 +86,9 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       created_at: now.toISOString(),
     };
     await insertOrder(trx, row);
-    if (row.amount_cents === 0) await approveFreeOrder(trx, row, input.mail);
-    return row;
+    return { order: row, sale: row.amount_cents === 0 ? await approveFreeOrder(trx, row, input.mail) : null };
   });
+  if (sale) countSkippedEmail(sale);
   if (order.amount_cents > 0) {
     try {
       await chargeOrder(db, order);
@@ -103,10 +106,10 @@ async function approveFreeOrder(
   trx: Kysely<Database>,
   order: OrdersTable,
   mail: Pick<Config, 'smtp'>,
-): Promise<void> {
+): Promise<Sale> {
   const saleId = newUuid();
   const fromOrder = await completeOrder(trx, order, saleId);
-  await approveSale(
+  return approveSale(
     trx,
     {
       id: saleId,
@@ -147,7 +150,10 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<vo
         ...(coupon && { coupon: coupon.code }),
       },
     },
-  );
+  ).catch((error: unknown) => {
+    if (error instanceof ProviderError) error.attempt.orderId = order.id;
+    throw error;
+  });
   await setOrderCharge(db, order, charge.id, charge.expires_at);
 }
 

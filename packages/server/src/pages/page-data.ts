@@ -3,13 +3,14 @@ import type { CheckoutsTable } from '../checkouts/checkout-object.js';
 import { findCheckout, findDefaultCheckout } from '../checkouts/checkouts-repository.js';
 import type { CheckoutSettings } from '../checkouts/settings.js';
 import type { Database } from '../db/schema.js';
+import { currentItems } from '../email/delivery-content.js';
+import { orderItems } from '../orders/order-object.js';
 import type { OrdersTable } from '../orders/order-object.js';
 import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
 import type { PixChargesTable } from '../pix/pix-charge-object.js';
 import type { ProductsTable } from '../products/product-object.js';
 import { SLUG_PATTERN } from '../products/product-schemas.js';
-import { findProduct } from '../products/products-repository.js';
 import { HANDLE_PATTERN } from '../stores/handle.js';
 import { findStore, findStoreByHandle } from '../stores/stores.js';
 import type { StoresTable } from '../stores/stores.js';
@@ -73,12 +74,18 @@ export function imageOrigins(urls: (string | null)[]): string[] {
   return [...origins];
 }
 
+/** A link the paid order page offers, named by its product. */
+export interface AccessLink {
+  name: string;
+  url: string;
+}
+
 export interface OrderState {
   /** `canceled`: the store canceled the charge (the API's cancel); the page offers no new Pix. */
   status: 'pending' | 'paid' | 'expired' | 'canceled';
   charge: PixChargesTable | null;
-  /** The product's access link once paid (http(s) only), else null. */
-  accessLink: string | null;
+  /** Once paid, each bought product's access link (the order bump's too), http(s) only; else none. */
+  accessLinks: AccessLink[];
 }
 
 /** Where an order stands, read fresh: paid, or its current charge's status as a reader sees it. */
@@ -87,14 +94,18 @@ export async function orderState(db: Kysely<Database>, order: OrdersTable): Prom
   const charge =
     order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
   if (order.status === 'paid') {
-    const product = await findProduct(db, order.store_id, order.product_id);
-    return { status: 'paid', charge, accessLink: httpUrl(product?.link_acesso) };
+    const items = await currentItems(db, order.store_id, orderItems(order));
+    const accessLinks = items.flatMap((item) => {
+      const url = httpUrl(item.linkAcesso);
+      return url === null ? [] : [{ name: item.nome, url }];
+    });
+    return { status: 'paid', charge, accessLinks };
   }
   const chargeStatus = charge ? effectiveStatus(charge) : null;
   return {
     status: chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired',
     charge,
-    accessLink: null,
+    accessLinks: [],
   };
 }
 

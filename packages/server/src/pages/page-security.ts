@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { serviceLimiter } from '../http/rate-limit.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A fresh nonce per page: only the page's own script and style run. */
 export function newNonce(): string {
@@ -11,7 +8,8 @@ export function newNonce(): string {
 
 /**
  * Nothing but this service's own script and style, and images from this page's own merchant image
- * origins (plus data: for the QR code). No framing, no plugins, no forms elsewhere.
+ * origins (plus data: for the QR code). No framing, no plugins, no forms elsewhere. The origins are
+ * of URLs `httpUrl` let through, whose hosts cannot split a directive.
  */
 export function pageCsp(nonce: string, imageOrigins: readonly string[]): string {
   return [
@@ -43,12 +41,23 @@ export function sendHtml(reply: FastifyReply, status: number, csp: string, html:
     .send(html);
 }
 
-/** A URL a page may load or link to: http(s) only; anything else (javascript:, data:, relative) is dropped. */
+/**
+ * A host a CSP source can name: letters, digits, hyphens and dots, or an IP address. URL parsing lets
+ * `,` `;` and other characters into a host name; in the CSP header they would end the `img-src`
+ * directive (`;`) or start another policy (`,`).
+ */
+const CSP_HOST = /^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/;
+
+/**
+ * A URL a page may load or link to: http(s) with a host a CSP can name; anything else (javascript:,
+ * data:, relative, a host with `;` or `,`) is dropped.
+ */
 export function httpUrl(value: string | null | undefined): string | null {
   if (!value) return null;
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return CSP_HOST.test(url.hostname) ? url.href : null;
   } catch {
     return null;
   }
@@ -62,38 +71,4 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: string): boolea
   const origin = request.headers.origin;
   if (!origin) return false;
   return origin === publicUrl || origin === `${request.protocol}://${request.headers.host}`;
-}
-
-export interface OrderRateLimit {
-  /** Resolves null when allowed, else the seconds to wait. */
-  consume(ip: string, storeId: string): Promise<number | null>;
-  close(): void;
-}
-
-/**
- * Orders a minute per (IP, store), with the service's own limiter (shared through Redis when
- * configured), so one visitor cannot flood a store with charges.
- */
-export function orderRateLimit(
-  perMinute: number,
-  redis: Redis | null,
-  log: FastifyBaseLogger,
-): OrderRateLimit {
-  const limiter = serviceLimiter(
-    { points: perMinute, duration: 60, keyPrefix: 'storefront:orders' },
-    redis,
-    log,
-  );
-  return {
-    async consume(ip, storeId) {
-      try {
-        await limiter.consume(`${ip}|${storeId}`);
-        return null;
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      }
-    },
-    close: () => limiter.close(),
-  };
 }

@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis';
 import { h } from 'preact';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
+import { keyedRateLimit } from '../http/keyed-rate-limit.js';
+import type { KeyedRateLimit } from '../http/keyed-rate-limit.js';
 import { sendError } from '../http/errors.js';
 import { checkBuyer, OrderBody } from '../orders/buyer.js';
 import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../orders/order-object.js';
@@ -12,6 +14,7 @@ import type { OrdersTable } from '../orders/order-object.js';
 import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
+import { ProviderError } from '../pix/live/provider-errors.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
@@ -19,7 +22,7 @@ import { orderEventStreams } from './order-events.js';
 import { registerPageAssets } from './page-assets.js';
 import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
-import { httpUrl, isSameOrigin, newNonce, orderRateLimit, pageCsp, sendHtml } from './page-security.js';
+import { httpUrl, isSameOrigin, newNonce, pageCsp, sendHtml } from './page-security.js';
 import { renderPage } from './render.js';
 import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
@@ -51,10 +54,14 @@ function refuse(
   return Object.assign(error, { fields });
 }
 
+/** A refusal whose cause is already in the log: the error handler does not log the buyer's words. */
+const CAUSE_LOGGED = Symbol('cause logged');
+
 /**
  * What the buyer is told when the charge service could not make a Pix: the PSP failing (5xx) is
- * worth a retry; a live store whose PSP settings were removed is the merchant's to fix, and is logged
- * for them. Anything else goes on unchanged.
+ * worth a retry; a live store whose PSP settings were removed is the merchant's to fix. Both are
+ * logged for the operator with the store and, for a PSP failure, its real cause (unreachable host,
+ * TLS, the PSP's problem) and the charge attempt. Anything else goes on unchanged.
  */
 function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
@@ -66,7 +73,18 @@ function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown)
     return refuse(503, 'Esta loja não está recebendo pagamentos no momento. Tente novamente mais tarde.');
   }
   if (error.statusCode >= 500) {
-    return refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.');
+    request.log.error(
+      {
+        storeId,
+        code: error.code,
+        ...(error instanceof ProviderError && { pspStatus: error.pspStatus, attempt: error.attempt }),
+        cause: error.message,
+      },
+      'purchase page: the Pix charge could not be created',
+    );
+    return Object.assign(refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.'), {
+      [CAUSE_LOGGED]: true,
+    });
   }
   return error;
 }
@@ -81,8 +99,17 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app;
   const assets = registerPageAssets(app, PAGES_PREFIX);
-  const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
-  app.addHook('onClose', async () => limiter.close());
+  // Per (IP, store), STOREFRONT_ORDER_RATE_LIMIT a minute each. Quotes count apart from orders: a
+  // buyer trying the bump and a coupon before ordering must not use up the orders, and a guesser of
+  // coupon codes gets that many tries a minute, not hundreds a second.
+  const limits = {
+    orders: keyedRateLimit('orders', config.orderRateLimitPerMinute, options.redis, app.log),
+    quotes: keyedRateLimit('quotes', config.orderRateLimitPerMinute, options.redis, app.log),
+  };
+  app.addHook('onClose', async () => {
+    limits.orders.close();
+    limits.quotes.close();
+  });
   const stream = orderEventStreams(app);
   const hide = { hide: true };
 
@@ -116,7 +143,9 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           : (error.statusCode ?? 500) < 500
             ? new ApiError(400, 'invalid_request', 'Pedido inválido. Recarregue a página e tente de novo.')
             : new ApiError(500, 'internal_error', 'Algo deu errado do nosso lado. Tente novamente.');
-      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'purchase page request failed');
+      if (apiError.statusCode >= 500 && !(CAUSE_LOGGED in error)) {
+        request.log.error({ err: error }, 'purchase page request failed');
+      }
       if (!error.fields) return sendError(request, reply, apiError);
       return reply
         .code(apiError.statusCode)
@@ -152,7 +181,11 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     return order;
   }
 
-  async function rateLimited(request: FastifyRequest, storeId: string): Promise<void> {
+  async function rateLimited(
+    request: FastifyRequest,
+    storeId: string,
+    limiter: KeyedRateLimit,
+  ): Promise<void> {
     const wait = await limiter.consume(request.ip, storeId);
     if (wait !== null) {
       throw refuse(
@@ -170,7 +203,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     return {
       status: state.status,
       expires_at: state.charge?.expires_at ?? null,
-      access_url: state.accessLink,
+      access_links: state.accessLinks,
     };
   };
 
@@ -221,7 +254,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     '/:handle/:slug/quote',
     { schema: { ...hide, params: ProductParams, body: QuoteBody } },
     async (request) => {
-      const { product } = await productOr404(request.params);
+      const { store, product } = await productOr404(request.params);
+      await rateLimited(request, store.id, limits.quotes);
       const bump = request.body.bump ? await offeredBump(db, product) : null;
       let coupon = null;
       let couponError: string | null = null;
@@ -252,7 +286,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     { schema: { ...hide, params: ProductParams, body: OrderBody } },
     async (request, reply) => {
       const { store, product } = await productOr404(request.params);
-      await rateLimited(request, store.id);
+      await rateLimited(request, store.id, limits.orders);
       const buyer = checkBuyer(request.body);
       if (!buyer.ok) throw refuse(400, 'Confira os campos destacados.', buyer.errors);
       try {
@@ -298,7 +332,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           qrBase64: state.charge.qr_code_base64,
           expiresAt: state.charge.expires_at,
         },
-        accessLink: state.accessLink,
+        accessLinks: state.accessLinks,
         productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
         urls: {
           status: `${base}/status`,
@@ -333,7 +367,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
 
   app.post('/o/:token/renew', { schema: { ...hide, params: TokenParams } }, async (request) => {
     const order = await orderOr404(request.params.token);
-    await rateLimited(request, order.store_id);
+    await rateLimited(request, order.store_id, limits.orders);
     // A Pix the store canceled (the API's cancel) is the store's decision: no new one from the page.
     if ((await orderState(db, order)).status === 'canceled') {
       throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');

@@ -24,6 +24,7 @@ import { findChargeByExternalId, insertCharge } from './pix-charges-repository.j
 import type { ChargeScope } from './pix-charges-repository.js';
 import { pixReceiverFor } from './pix-settings.js';
 import { pixProviderFor } from './providers/index.js';
+import { ProviderError } from './live/provider-errors.js';
 import { firstCheckAt } from './live/reconcile-schedule.js';
 
 export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9._:-]{1,100}$';
@@ -141,14 +142,20 @@ export async function createCharge(
   const id = prefixedId('pix');
   const amountCents = toCents(body.amount);
   const expiresIn = body.expires_in ?? 3600;
-  const cob = await provider.createCharge({
-    txid: provider.txidFor(id, retryKeyOf(scope, options.idempotencyKey, body)),
-    amountCents,
-    expiresIn,
-    description: body.description ?? null,
-    receiver: pixReceiverFor(store, scope.livemode),
-    customer,
-  });
+  const txid = provider.txidFor(id, retryKeyOf(scope, options.idempotencyKey, body));
+  const cob = await provider
+    .createCharge({
+      txid,
+      amountCents,
+      expiresIn,
+      description: body.description ?? null,
+      receiver: pixReceiverFor(store, scope.livemode),
+      customer,
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ProviderError) Object.assign(error.attempt, { chargeId: id, txid });
+      throw error;
+    });
   const qr = await renderQrPng(cob.copyPaste);
   const now = new Date();
   const row: PixChargesTable = {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { countSkippedEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
 import { approveSale } from '../sales/approve-sale.js';
@@ -65,6 +66,7 @@ export async function payCharge(
   });
   chargeChanged(charge.id);
   countPixCharge('paid', scope.livemode);
+  countSkippedEmail(result.sale);
   return result;
 }
 

@@ -6,6 +6,9 @@ import type { Database } from '../db/schema.js';
 import { createProduct } from '../products/product-service.js';
 import { countStores, createStore } from './stores.js';
 
+/** The demo store's name: its pages, e-mails and Pix code are in Portuguese, and so is it. */
+export const DEMO_STORE_NAME = 'Loja de demonstração';
+
 /** The Demo store's one product: enough to open its purchase page and buy it in test mode. */
 const DEMO_PRODUCT = {
   nome: 'Curso de demonstração',
@@ -25,7 +28,7 @@ export async function ensureDemoStore(
   if ((await countStores(db)) > 0) return null;
   // Several processes starting at once on an empty database all count zero: one claim wins.
   if (!(await claimOnce(db, 'demo_store'))) return null;
-  const store = await createStore(db, { name: 'Demo store' });
+  const store = await createStore(db, { name: DEMO_STORE_NAME });
   const product = await createProduct(db, { storeId: store.id, livemode: false }, DEMO_PRODUCT);
   const key = await createApiKey(db, { storeId: store.id, mode: 'test', scopes: [...SCOPES] });
   return { storeId: store.id, key: key.key, pagePath: `/p/${store.handle}/${product.slug}` };

@@ -37,6 +37,10 @@ describe('GET /docs', () => {
     expect(init.status).toBe(200);
     expect(init.text).toContain('/api/public/v1/openapi.json');
     expect(init.text).toContain('validatorUrl: null');
+    // The version it names is the description's own.
+    const { version } = (await api.request('GET', '/openapi.json')).body.info;
+    expect(init.text).toContain(`Storefront API v1 (${version})`);
+    expect(init.text.match(/\(\d+\.\d+\.\d+\)/g)).toEqual([`(${version})`]);
   });
 
   it("the plugin's copies at /docs/json and /docs/yaml are 404, and the API's description keeps answering", async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
@@ -133,17 +134,27 @@ describe('storefront CLI (on SQLite)', () => {
     expect(res.status).toBe(200);
     // Beside the key, the link to the demo product's purchase page, which answers.
     const link = /Buy its demo product \(test mode\): (http:\/\/\S+)/.exec(out)?.[1];
-    expect(link).toBe(`${url}/p/demo-store/curso-de-demonstracao`);
+    expect(link).toBe(`${url}/p/loja-de-demonstracao/curso-de-demonstracao`);
     const page = await fetch(link!);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Curso de demonstração');
+    const html = await page.text();
+    expect(html).toContain('Curso de demonstração');
+    // The demo store speaks Portuguese: on its page and in its Pix code (which is ASCII).
+    expect(html).toContain('Loja de demonstração');
+    expect(html).not.toContain('Demo store');
+    const charge = await fetch(`${url}/api/public/v1/payments/pix`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demoKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1 }),
+    });
+    expect((await charge.json()).pix.copy_paste).toContain('5920Loja de demonstracao');
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
 
     // A second start finds the store and prints no key.
     const again = await cli({ ...fresh }, 'stores', 'list', '--json');
-    expect(JSON.parse(again.stdout).data.map((s: { name: string }) => s.name)).toEqual(['Demo store']);
+    expect(JSON.parse(again.stdout).data.map((s: { name: string }) => s.name)).toEqual([DEMO_STORE_NAME]);
   });
 
   it('a busy port is one line naming HOST and PORT, a non-zero exit, and no Demo store created', async () => {

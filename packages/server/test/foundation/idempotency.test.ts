@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
 describeEachDatabase('Idempotency-Key', (api) => {
@@ -144,6 +144,101 @@ describeEachDatabase('Idempotency-Key', (api) => {
     expect(replayed.text).toBe(first.text);
   });
 
+  describe('keys belong to a mode: a replay never crosses test and live', () => {
+    let liveKey: string;
+    beforeAll(async () => {
+      liveKey = await api.createKey(storeId, undefined, 'live');
+    });
+
+    it('a live key does not get the test charge kept under the same key', async () => {
+      const body = { amount: 4.56 };
+      const test = await api.as(key).post('/payments/pix', body, { 'idempotency-key': 'k-mode-pix' });
+      expect([test.status, test.body.livemode]).toEqual([201, false]);
+      // The store has no PSP configured: the live request runs, and says so, instead of replaying.
+      const live = await api.as(liveKey).post('/payments/pix', body, { 'idempotency-key': 'k-mode-pix' });
+      expectError(live, 400, 'provider_not_configured');
+      expect(live.headers.get('idempotent-replayed')).toBeNull();
+      // Same mode still replays.
+      const again = await api.as(key).post('/payments/pix', body, { 'idempotency-key': 'k-mode-pix' });
+      expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([
+        201,
+        test.text,
+        'true',
+      ]);
+    });
+
+    it("a test key that knows a live request's key and body gets its own answer, never the live secret", async () => {
+      const body = { url: 'https://hooks.example.com/mode', events: ['pix.paid'] };
+      const live = await api.as(liveKey).post('/webhooks', body, { 'idempotency-key': 'k-mode-wh' });
+      expect(live.status).toBe(201);
+      const test = await api.as(key).post('/webhooks', body, { 'idempotency-key': 'k-mode-wh' });
+      expect(test.status).toBe(201);
+      expect(test.headers.get('idempotent-replayed')).toBeNull();
+      expect(test.body.id).not.toBe(live.body.id);
+      expect(test.body.secret).not.toBe(live.body.secret);
+      const endpoints = await api.db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'livemode'])
+        .where('id', 'in', [live.body.id, test.body.id])
+        .execute();
+      expect(Object.fromEntries(endpoints.map((e) => [e.id, Boolean(e.livemode)]))).toEqual({
+        [live.body.id]: true,
+        [test.body.id]: false,
+      });
+      const rows = await api.db
+        .selectFrom('idempotency_keys')
+        .select('mode')
+        .where('store_id', '=', storeId)
+        .where('key', '=', 'k-mode-wh')
+        .orderBy('mode')
+        .execute();
+      expect(rows.map((r) => r.mode)).toEqual(['live', 'test']);
+      // Each mode replays its own answer.
+      for (const [apiKey, first] of [
+        [liveKey, live],
+        [key, test],
+      ] as const) {
+        const again = await api.as(apiKey).post('/webhooks', body, { 'idempotency-key': 'k-mode-wh' });
+        expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([
+          201,
+          first.text,
+          'true',
+        ]);
+      }
+    });
+
+    it('a sealed answer moved to the other mode does not open there', async () => {
+      const body = { name: 'Idem sealed mode' };
+      await api.as(key).post('/checkouts', body, { 'idempotency-key': 'k-mode-seal' });
+      await api.db
+        .updateTable('idempotency_keys')
+        .set({ mode: 'live' })
+        .where('store_id', '=', storeId)
+        .where('key', '=', 'k-mode-seal')
+        .execute();
+      const live = await api.as(liveKey).post('/checkouts', body, { 'idempotency-key': 'k-mode-seal' });
+      expect(live.status).toBe(500);
+      expect(live.text).not.toContain('Idem sealed mode');
+    });
+
+    it('a key kept before keys had a mode is refused in both modes, neither replayed nor run again', async () => {
+      const body = { name: 'Idem legacy' };
+      await api.as(key).post('/checkouts', body, { 'idempotency-key': 'k-mode-legacy' });
+      await api.db
+        .updateTable('idempotency_keys')
+        .set({ mode: 'unknown' })
+        .where('store_id', '=', storeId)
+        .where('key', '=', 'k-mode-legacy')
+        .execute();
+      for (const apiKey of [key, liveKey]) {
+        const res = await api.as(apiKey).post('/checkouts', body, { 'idempotency-key': 'k-mode-legacy' });
+        expectError(res, 409, 'idempotency_conflict', 'Idempotency-Key');
+        expect(res.body.error.message).toMatch(/per mode/);
+      }
+      expect(await countNamed('Idem legacy')).toBe(1);
+    });
+  });
+
   const keyRow = (key: string) =>
     api.db
       .selectFrom('idempotency_keys')
@@ -228,14 +323,11 @@ describeEachDatabase('Idempotency-Key', (api) => {
 
   const insertKey = (other: pg.Client, k: string, fingerprint: string, body: string) => {
     const now = new Date();
-    return other.query(`insert into idempotency_keys values ($1, $2, $3, 'done', 201, $4, $5, $6)`, [
-      storeId,
-      k,
-      fingerprint,
-      body,
-      now.toISOString(),
-      new Date(now.getTime() + 86_400_000).toISOString(),
-    ]);
+    return other.query(
+      `insert into idempotency_keys (store_id, mode, key, fingerprint, state, response_status, response_body,
+         created_at, expires_at) values ($1, 'test', $2, $3, 'done', 201, $4, $5, $6)`,
+      [storeId, k, fingerprint, body, now.toISOString(), new Date(now.getTime() + 86_400_000).toISOString()],
+    );
   };
   const productsNamed = async (nome: string) =>
     (

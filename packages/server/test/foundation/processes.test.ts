@@ -11,6 +11,7 @@ import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { describeEachDatabase } from '../support/test-api.js';
+import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
 
 const RATE_LIMIT = 5;
 
@@ -108,7 +109,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
 
   it('migrates and makes the Demo store once, prints its key once, and both HTTP processes answer', async () => {
     expect(serve.output.match(/Created the Demo store/g)).toHaveLength(1);
-    expect(await api.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Demo store' }]);
+    expect(await api.db.selectFrom('stores').select('name').execute()).toEqual([{ name: DEMO_STORE_NAME }]);
     expect(new Set(httpPids).size).toBe(2);
     expect(httpPids).not.toContain(serve.child.pid);
 

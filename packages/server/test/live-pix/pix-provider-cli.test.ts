@@ -100,6 +100,7 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
       base_url: psp.baseUrl,
       token_url: psp.tokenUrl,
       client_id: psp.clientId,
+      token_request: { scope: null, auth: 'basic', format: 'form', params: [] },
       certificate: {
         subject: expect.stringContaining('CN=loja-teste.example'),
         not_after: expect.stringMatching(/Z$/),

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/api-keys/api-keys.js';
 import { buildApp } from '../../src/app.js';
@@ -6,6 +5,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createStore } from '../../src/stores/stores.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
+import { logLinesStream } from '../support/log-lines.js';
 import { TEST_SECRET } from '../support/test-api.js';
 
 /** An expected refusal is not an incident: it is logged at info, once, without a stack. */
@@ -15,16 +15,10 @@ describe('provider_not_configured in the service log (SQLite)', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
     app = await buildApp({
       config: loadConfig({ DATABASE_URL: database.url, STOREFRONT_SECRET: TEST_SECRET }),
       db: database.db.kysely,
-      logger: { level: 'info', stream },
+      logger: { level: 'info', stream: logLinesStream(lines) },
     });
   });
   afterAll(async () => {

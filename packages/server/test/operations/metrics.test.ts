@@ -8,6 +8,7 @@ import { countEmail } from '../../src/operations/metrics.js';
 import { expireDueCharges } from '../../src/pix/expiry-sweeper.js';
 import { isoAfter } from '../../src/common/time.js';
 import { jobRow } from '../../src/webhooks/delivery/jobs.js';
+import { createShop, placeOrder } from '../pages/page-support.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import {
   allowedHosts,
@@ -176,6 +177,29 @@ describeEachDatabase(
       expect(await pix('created')).toBe(before.created + 2);
       expect(await pix('paid')).toBe(before.paid + 1);
       expect(await pix('expired')).toBe(before.expired + 1);
+    });
+
+    it('counts a delivery e-mail skipped for want of SMTP_URL once its sale committed, and nothing without an address', async () => {
+      const { key: apiKey } = await api.createStore();
+      const skipped = () => value('storefront_emails_total', { outcome: 'skipped' });
+      const before = await skipped();
+      const pay = async (body: Record<string, unknown>) => {
+        const charge = (await api.as(apiKey).post('/payments/pix', { amount: 10, ...body })).body;
+        const paid = await api.as(apiKey).post(`/payments/pix/${charge.id}/simulate_payment`);
+        expect(paid.status).toBe(200);
+        return (await api.as(apiKey).get('/sales')).body.data.find((s: any) => s.pix_charge_id === charge.id);
+      };
+      const mailed = await pay({ customer: { email: 'compradora@example.com' } });
+      expect(mailed.delivery_email.status).toBe('skipped');
+      expect(await skipped()).toBe(before + 1);
+      const unmailed = await pay({});
+      expect(unmailed.delivery_email).toBeNull();
+      expect(await skipped()).toBe(before + 1);
+      // A free purchase-page order (100% coupon) approves its sale at once: counted the same way.
+      const shop = await createShop(api);
+      await api.as(shop.key).post('/coupons', { code: 'GRATIS', percent_off: 100 });
+      expect((await placeOrder(api, shop, { coupon: 'GRATIS' })).res.status).toBe(201);
+      expect(await skipped()).toBe(before + 2);
     });
 
     it('exposes e-mail outcomes, the database pool and the process metrics', async () => {

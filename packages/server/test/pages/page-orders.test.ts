@@ -77,9 +77,26 @@ describeEachDatabase(
       expect(charge.metadata.order_id).toMatch(/^[0-9a-f-]{36}$/);
 
       // Paid from the page: the sale carries both items, the coupon and the product; one redemption.
+      // The page gives the access link of each product bought, the bump's included.
+      await api
+        .as(shop.key)
+        .patch(`/products/${shop.bump.id}`, { link_acesso: 'https://members.example.com/ebook' });
       const paid = await pageRequest(api, 'POST', `/p/o/${token}/simulate`, {});
       expect(paid.status).toBe(200);
-      expect(paid.json).toMatchObject({ status: 'paid', access_url: 'https://members.example.com/violao' });
+      expect(paid.json).toMatchObject({
+        status: 'paid',
+        access_links: [
+          { name: 'Curso de Violão', url: 'https://members.example.com/violao' },
+          { name: 'E-book bônus', url: 'https://members.example.com/ebook' },
+        ],
+      });
+      const paidPage = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(paidPage.text).toContain(
+        '<a class="button" href="https://members.example.com/violao">Acessar Curso de Violão</a>',
+      );
+      expect(paidPage.text).toContain(
+        '<a class="button" href="https://members.example.com/ebook">Acessar E-book bônus</a>',
+      );
       const sales = (await api.as(shop.key).get('/sales')).body.data;
       const sale = sales.find((s: any) => s.pix_charge_id === charge.id);
       expect(sale).toMatchObject({
@@ -126,7 +143,7 @@ describeEachDatabase(
       expect(status.json).toEqual({
         status: 'paid',
         expires_at: null,
-        access_url: 'https://members.example.com/violao',
+        access_links: [{ name: 'Curso de Violão', url: 'https://members.example.com/violao' }],
       });
       const page = await pageRequest(api, 'GET', `/p/o/${free.token}`);
       expect(page.text).toContain('Pagamento confirmado!');
@@ -276,7 +293,7 @@ describeEachDatabase(
       await api.as(shop.key).post(`/payments/pix/${await chargeOfOrder(api, token!)}/simulate_payment`);
       expect(await stream.next()).toMatchObject({
         status: 'paid',
-        access_url: 'https://members.example.com/violao',
+        access_links: [{ name: 'Curso de Violão', url: 'https://members.example.com/violao' }],
       });
       expect(await stream.ended()).toBe(true);
     });
@@ -287,11 +304,11 @@ describeEachDatabase(
       const stream = await orderEvents(api, token!);
       expect((await stream.next()).status).toBe('pending');
       expect((await api.as(shop.key).post(`/payments/pix/${chargeId}/cancel`)).status).toBe(200);
-      expect(await stream.next()).toMatchObject({ status: 'canceled', access_url: null });
+      expect(await stream.next()).toMatchObject({ status: 'canceled', access_links: [] });
       expect(await stream.ended()).toBe(true);
 
       const status = await pageRequest(api, 'GET', `/p/o/${token}/status`);
-      expect(status.json).toMatchObject({ status: 'canceled', access_url: null });
+      expect(status.json).toMatchObject({ status: 'canceled', access_links: [] });
       const page = await pageRequest(api, 'GET', `/p/o/${token}`);
       expect(page.status).toBe(200);
       expect(page.text).toContain('data-status="canceled"');

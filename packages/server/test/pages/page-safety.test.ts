@@ -67,7 +67,7 @@ describeEachDatabase(
       const res = await pageRequest(api, 'GET', `/p/o/${token}`);
       expect(res.text).toContain('Pagamento confirmado!');
       expectNoInjectedMarkup(res.text);
-      expect((await pageRequest(api, 'GET', `/p/o/${token}/status`)).json.access_url).toBeNull();
+      expect((await pageRequest(api, 'GET', `/p/o/${token}/status`)).json.access_links).toEqual([]);
     });
 
     it('sends a CSP with a fresh nonce on its script and style, no inline handlers, no framing, images from the page’s own origins', async () => {
@@ -91,6 +91,45 @@ describeEachDatabase(
         expect(style[0]).toContain(`nonce="${nonce}"`);
       expect(first.text).not.toMatch(/\sstyle=/);
       expect(first.text).not.toMatch(/sk_(test|live)_/);
+    });
+
+    it('keeps a merchant image URL whose host holds `;` or `,` out of the page and of its CSP', async () => {
+      const hostile = await createShop(
+        api,
+        { slug: 'csp-split', imagem: 'https://cdn.example.com;script-src-elem*/produto.png' },
+        'Loja CSP',
+      );
+      const patched = await api.as(hostile.key).patch(`/checkouts/${hostile.checkoutId}`, {
+        settings_json: {
+          checkout_logo_enabled: true,
+          checkout_logo_url: 'https://logo.example.com,x/logo.png',
+          checkout_banner_enabled: true,
+          checkout_banner_url: 'https://banner.example.com/a,b;c.png',
+        },
+      });
+      expect(patched.status).toBe(200);
+      const res = await pageRequest(api, 'GET', hostile.pagePath);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).not.toContain(',');
+      const directives = csp.split('; ').map((directive) => directive.split(' ')[0]);
+      expect(directives).toEqual([
+        'default-src',
+        'base-uri',
+        'connect-src',
+        'form-action',
+        'frame-ancestors',
+        'img-src',
+        'object-src',
+        'script-src',
+        'script-src-attr',
+        'style-src',
+      ]);
+      // A `;` or `,` in the path is harmless (an origin has no path): that image stays.
+      expect(csp).toContain("img-src 'self' data: https://banner.example.com;");
+      expect(res.text).toContain('src="https://banner.example.com/a,b;c.png"');
+      expect(res.text).not.toContain('cdn.example.com');
+      expect(res.text).not.toContain('logo.example.com');
     });
 
     it('serves its assets under content-hashed names with long cache headers; the page stays small', async () => {
@@ -185,6 +224,26 @@ describeEachDatabase(
       expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       // Another store is counted apart.
       expect((await placeOrder(api, other)).res.status).toBe(201);
+    });
+
+    it('allows as many quotes a minute per (IP, store), counted apart from orders, then 429 with Retry-After', async () => {
+      const shop = await createShop(api);
+      const quote = (coupon: string) =>
+        pageRequest(api, 'POST', `${shop.pagePath}/quote`, { bump: false, coupon });
+      for (const guess of ['AAA', 'BBB', 'CCC']) {
+        const res = await quote(guess);
+        expect(res.status).toBe(200);
+        expect(res.json.coupon_error).toEqual(expect.any(String));
+      }
+      const limited = await quote('DDD');
+      expect(limited.status).toBe(429);
+      expect(limited.json.error.code).toBe('rate_limited');
+      expect(limited.json.error.message).toMatch(/^Muitas tentativas\. Aguarde \d+ s/);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      // The quotes did not use up the orders.
+      expect((await placeOrder(api, shop)).res.status).toBe(201);
     });
   },
   { config: { orderRateLimitPerMinute: 3 } },

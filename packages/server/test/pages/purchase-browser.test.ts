@@ -113,6 +113,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
           },
         });
         await api.as(shop.key).post('/coupons', { code: 'VIOLAO10', percent_off: 10 });
+        await api
+          .as(shop.key)
+          .patch(`/products/${shop.bump.id}`, { link_acesso: 'https://members.example.com/ebook' });
       });
 
       it('keyboard only: coupon, bump, Pix QR that decodes to copy_paste, simulate, confirmation without reload; sale and webhooks', async () => {
@@ -169,9 +172,14 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         await page.locator('#paid').waitFor({ state: 'visible' });
         expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
         expect(await page.locator('#pending').isHidden()).toBe(true);
-        expect(await page.locator('#access-link').getAttribute('href')).toBe(
-          'https://members.example.com/violao',
-        );
+        // The main product's and the bump's links, placed without a reload.
+        const links = await page
+          .locator('#access a')
+          .evaluateAll((anchors) => anchors.map((a) => [a.textContent, a.getAttribute('href')]));
+        expect(links).toEqual([
+          ['Acessar Curso de Violão', 'https://members.example.com/violao'],
+          ['Acessar E-book bônus', 'https://members.example.com/ebook'],
+        ]);
         await screenshot(page, `paid-1280-${api.dialect}.png`);
 
         const sale = (await api.as(shop.key).get('/sales')).body.data.find(
@@ -218,6 +226,12 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#document').getAttribute('aria-invalid')).toBe('true');
         expect(await page.locator('#name').getAttribute('aria-invalid')).toBeNull();
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+        // Fixing a field clears its error at once; the others stay until they are fixed.
+        await page.fill('#email', 'maria@example.com');
+        expect(await page.locator('#email-error').isHidden()).toBe(true);
+        expect(await page.locator('#email').getAttribute('aria-invalid')).toBeNull();
+        expect(await page.locator('#document-error').isVisible()).toBe(true);
+        expect(await page.locator('#document').getAttribute('aria-invalid')).toBe('true');
 
         for (const [code, message] of [
           ['ESGOTADO', 'Este cupom esgotou.'],
@@ -230,6 +244,30 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         }
         // The refused order's 400 is logged by the browser as a failed load; nothing else may be.
         expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+        await context.close();
+      }, 60_000);
+
+      it('at 1280 px a product without an image takes the whole card; with one, the image has its 220 px column', async () => {
+        const plain = await createShop(api, { slug: 'sem-imagem' }, 'Loja Sem Imagem');
+        const { page, context, problems } = await watchedPage(api, 1280);
+        const widths = async (path: string) => {
+          await page.goto(`${api.baseUrl}${path}`);
+          return page.evaluate(() => {
+            const card = document.querySelector('.product')!;
+            const text = document.getElementById('product-name')!.parentElement!;
+            const style = getComputedStyle(card);
+            const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            const image = document.querySelector('.product-image');
+            return { inner, text: text.clientWidth, image: image?.clientWidth ?? null };
+          });
+        };
+        const without = await widths(plain.pagePath);
+        expect(without.image).toBeNull();
+        expect(without.text).toBe(without.inner);
+        const withImage = await widths(shop.pagePath);
+        expect(withImage.image).toBe(220);
+        expect(withImage.text).toBeLessThan(withImage.inner - 220);
+        expect(problems).toEqual([]);
         await context.close();
       }, 60_000);
 
@@ -284,5 +322,35 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
       }, 60_000);
     },
     { config: { webhookAllowedHosts: allowedHosts, orderRateLimitPerMinute: 1000 } },
+  );
+
+  describeEachDatabase(
+    'coupon tries over the quote limit',
+    (api) => {
+      it('shows the 429 message under the coupon field, with the total unchanged', async () => {
+        const shop = await createShop(api);
+        await api.as(shop.key).post('/coupons', { code: 'VALE5', amount_off: 5 });
+        const { page, context, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}${shop.pagePath}`);
+        const apply = async (code: string) => {
+          await page.fill('#coupon', code);
+          const [quote] = await Promise.all([
+            page.waitForResponse((response) => response.url().endsWith('/quote')),
+            page.click('#apply-coupon'),
+          ]);
+          return quote.status();
+        };
+        expect([await apply('AAAA'), await apply('BBBB')]).toEqual([200, 200]);
+        expect(await page.locator('#coupon-error').textContent()).toBe('Cupom inválido.');
+        expect(await apply('VALE5')).toBe(429);
+        await page.locator('#coupon-error', { hasText: /^Muitas tentativas\. Aguarde \d+ s/ }).waitFor();
+        expect(await page.locator('#coupon').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#total').textContent()).toBe('R$ 100,00');
+        // The browser logs the refused request as a failed load; nothing else may be logged.
+        expect(problems.filter((p) => !p.includes('status of 429'))).toEqual([]);
+        await context.close();
+      }, 60_000);
+    },
+    { config: { orderRateLimitPerMinute: 2 } },
   );
 });

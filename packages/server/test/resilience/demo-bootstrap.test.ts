@@ -9,6 +9,7 @@ import { callApi, startServe } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { NO_POSTGRES, describeWhen } from '../support/requirements.js';
+import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
 
 /** A database with nothing in it, not even the migrations: what a first deployment starts on. */
 interface EmptyDatabase {
@@ -93,7 +94,7 @@ for (const { dialect, open } of DIALECTS) {
             ];
             const keys = await eventually(async () => printed().length > 0 && printed(), 10_000);
             expect(keys).toHaveLength(1);
-            expect(await database.names()).toEqual(['Demo store']);
+            expect(await database.names()).toEqual([DEMO_STORE_NAME]);
             // The printed key works on either node.
             for (const { url } of nodes) {
               expect((await callApi(url, 'GET', '/checkouts', { key: keys[0]! })).status).toBe(200);

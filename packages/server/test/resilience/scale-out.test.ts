@@ -19,6 +19,7 @@ import { callApi, startServe, startWorker } from '../support/service-process.js'
 import type { PlainResponse, ServiceProcess } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
+import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
 
 /** Requests per second per key on both nodes: low enough to exceed on purpose, high enough for the load. */
 const RATE_LIMIT = 30;
@@ -104,7 +105,7 @@ describeWhen(
 
     it('both nodes started at once on the empty database came up with one Demo store and one printed key', async () => {
       const stores = await db.kysely.selectFrom('stores').select(['id', 'name']).execute();
-      expect(stores.map((store) => store.name)).toEqual(['Demo store']);
+      expect(stores.map((store) => store.name)).toEqual([DEMO_STORE_NAME]);
       storeId = stores[0]!.id;
       const printed = () => [
         ...new Set(nodes.flatMap((node) => node.process.output.match(/sk_test_[0-9A-Za-z]{40}/g) ?? [])),

@@ -10,7 +10,8 @@ import { testPki } from './test-pki.js';
  *
  * - TLS: its server certificate and every accepted client certificate are signed by its own CA
  *   (`testPki()`); a client without a certificate of that CA is refused at the handshake.
- * - `POST /oauth/token`: client credentials with HTTP Basic; tokens expire after `tokenTtlSeconds`
+ * - `POST /oauth/token`: client credentials, by default with HTTP Basic and a form body (`token` makes it
+ *   require another shape: credentials in the body, JSON, scopes, extra parameters); tokens expire after `tokenTtlSeconds`
  *   (or at once with `expireTokens()`).
  * - Under `/v2`: `PUT|GET|PATCH /cob/{txid}`, `GET /cob?inicio&fim`, `PUT|GET /pix/{e2eid}/devolucao/{id}`,
  *   `PUT /webhook/{chave}`: bodies are checked against the standard's rules and answered in its
@@ -26,6 +27,21 @@ export interface FakePspOptions {
   /** The Pix key (chave) the merchant's account holds. */
   chave: string;
   tokenTtlSeconds?: number;
+  /** How the token endpoint must be asked; anything else is refused. Default: Basic, form, no scope. */
+  token?: FakeTokenEndpoint;
+}
+
+/** Real PSPs differ in their token request; this PSP can be made to require one shape. */
+export interface FakeTokenEndpoint {
+  /** `basic`: HTTP Basic and no credentials in the body. `body`: client_id (and client_secret) in the body, no Basic. */
+  auth?: 'basic' | 'body';
+  /** With `body`: false when the PSP knows the client by its certificate and takes no secret (Sicoob). */
+  secret?: boolean;
+  format?: 'form' | 'json';
+  /** Scopes that must all be asked for. */
+  scope?: string;
+  /** Parameters that must be sent with these values. */
+  params?: Record<string, string>;
 }
 
 export interface FakeCob {
@@ -511,6 +527,53 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     throw new Problem(404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
   }
 
+  const endpoint = {
+    auth: 'basic',
+    secret: true,
+    format: 'form',
+    scope: '',
+    params: {},
+    ...options.token,
+  } satisfies Required<FakeTokenEndpoint>;
+
+  /** Why a token request is refused, or null: it has the shape this PSP requires. */
+  function tokenRequestRefusal(req: IncomingMessage, text: string): Problem | null {
+    const invalid = (detail: string) =>
+      new Problem(400, 'RequisicaoInvalida', 'Requisição inválida.', detail);
+    const denied = () =>
+      new Problem(401, 'AcessoNegado', 'Não autorizado.', 'Credenciais do cliente inválidas.');
+    const json = endpoint.format === 'json';
+    if (!(req.headers['content-type'] ?? '').includes(json ? 'application/json' : 'x-www-form-urlencoded')) {
+      return invalid(`O corpo deve ser ${json ? 'JSON' : 'application/x-www-form-urlencoded'}.`);
+    }
+    let fields: Record<string, unknown>;
+    try {
+      fields = json
+        ? (JSON.parse(text) as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(text));
+    } catch {
+      return invalid('JSON malformado.');
+    }
+    if (fields.grant_type !== 'client_credentials') return invalid('grant_type deve ser client_credentials.');
+    const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    if (endpoint.auth === 'basic') {
+      if ('client_secret' in fields) return invalid('Credenciais devem ir no cabeçalho Authorization.');
+      if (!safeEqual(req.headers.authorization ?? '', basic)) return denied();
+    } else {
+      if (req.headers.authorization !== undefined) return invalid('Credenciais devem ir no corpo.');
+      if (!endpoint.secret && 'client_secret' in fields) return invalid('client_secret não é aceito.');
+      const secretOk = !endpoint.secret || safeEqual(String(fields.client_secret ?? ''), clientSecret);
+      if (!safeEqual(String(fields.client_id ?? ''), clientId) || !secretOk) return denied();
+    }
+    const asked = new Set(String(fields.scope ?? '').split(' '));
+    const missing = endpoint.scope.split(' ').filter((scope) => scope !== '' && !asked.has(scope));
+    if (missing.length > 0) return invalid(`Escopo ausente: ${missing.join(' ')}.`);
+    for (const [name, value] of Object.entries(endpoint.params)) {
+      if (fields[name] !== value) return invalid(`Parâmetro ${name} ausente ou inválido.`);
+    }
+    return null;
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const text = await readBody(req);
@@ -534,24 +597,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     });
 
     if (url.pathname === '/oauth/token' && req.method === 'POST') {
-      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-      if (!safeEqual(req.headers.authorization ?? '', expected)) {
-        return sendProblem(
-          res,
-          new Problem(401, 'AcessoNegado', 'Não autorizado.', 'Credenciais do cliente inválidas.'),
-        );
-      }
-      if (new URLSearchParams(text).get('grant_type') !== 'client_credentials') {
-        return sendProblem(
-          res,
-          new Problem(
-            400,
-            'RequisicaoInvalida',
-            'Requisição inválida.',
-            'grant_type deve ser client_credentials.',
-          ),
-        );
-      }
+      const refusal = tokenRequestRefusal(req, text);
+      if (refusal) return sendProblem(res, refusal);
       const token = alnum(40);
       tokens.set(token, Date.now() + tokenTtl * 1000);
       psp.tokensIssued++;

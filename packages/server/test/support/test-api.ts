@@ -12,6 +12,7 @@ import type { Config } from '../../src/config/config.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { createStore } from '../../src/stores/stores.js';
+import { logLinesStream } from './log-lines.js';
 import { contractOf } from './contract.js';
 import { POSTGRES_URL, createTestDatabase } from './test-databases.js';
 import type { TestDatabase } from './test-databases.js';
@@ -37,6 +38,8 @@ export interface TestApiOptions {
   config?: Partial<Config>;
   authCacheTtlMs?: number;
   redis?: Redis | null;
+  /** Collects the service's log lines (info and above) here; without it the service logs nothing. */
+  logLines?: Record<string, unknown>[];
 }
 
 /** A running service on its own database, driven over real HTTP on 127.0.0.1. */
@@ -74,7 +77,9 @@ export class TestApi {
       db: this.db,
       redis: this.options.redis ?? null,
       poolStats: this.database.db.poolStats,
-      logger: false,
+      logger: this.options.logLines
+        ? { level: 'info', stream: logLinesStream(this.options.logLines) }
+        : false,
       ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
     });
     await this.app.listen({ port: 0, host: '127.0.0.1' });

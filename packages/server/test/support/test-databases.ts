@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Migration } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import type { Db, DialectName } from '../../src/db/database.js';
@@ -19,13 +20,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own: a temp SQLite file, or a PostgreSQL schema of its own. */
-export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own: a temp SQLite file, or a PostgreSQL schema of its own.
+ * `migrations` (tests of a migration) makes the database of an older release.
+ */
+export async function createTestDatabase(
+  dialect: DialectName,
+  migrations?: Record<string, Migration>,
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'storefront-test-'));
     const url = `sqlite:${join(dir, 'test.sqlite')}`;
     const db = openDatabase(url);
-    await migrateToLatest(db.kysely);
+    await migrateToLatest(db.kysely, migrations);
     return {
       dialect,
       db,
@@ -44,7 +51,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const db = openDatabase(POSTGRES_URL, { searchPath: schema });
-  await migrateToLatest(db.kysely);
+  await migrateToLatest(db.kysely, migrations);
   return {
     dialect,
     db,

@@ -9,6 +9,8 @@ import * as deliveryEmail from './0009-delivery-email.js';
 import * as operations from './0010-operations.js';
 import * as livePix from './0011-live-pix.js';
 import * as purchasePage from './0012-purchase-page.js';
+import * as idempotencyMode from './0013-idempotency-mode.js';
+import * as pspTokenRequest from './0013-psp-token-request.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -25,4 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0010-operations': operations,
   '0011-live-pix': livePix,
   '0012-purchase-page': purchasePage,
+  '0013-idempotency-mode': idempotencyMode,
+  '0013-psp-token-request': pspTokenRequest,
 };

@@ -1,6 +1,7 @@
 import type { SaleCoupon, SaleItem } from '../../sales/sale-object.js';
 import { formatBrl } from '../../common/money.js';
 import { toCents } from '../../common/money.js';
+import type { AccessLink } from '../page-data.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
 
@@ -13,26 +14,31 @@ export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | '
   coupon: SaleCoupon | null;
   amountCents: number;
   pix: { copyPaste: string; qrBase64: string; expiresAt: string } | null;
-  /** Only for a paid order (an unpaid token holder never sees it); http(s) links only. */
-  accessLink: string | null;
+  /** Only for a paid order (an unpaid token holder never sees them); http(s) links only. */
+  accessLinks: AccessLink[];
   /** The product's page while it is on sale, offered when the store canceled the Pix; else null. */
   productUrl: string | null;
   /** The order's own endpoints, relative to this page. */
   urls: { status: string; events: string; simulate: string; renew: string };
 }
 
-function Paid(props: { accessLink: string | null; hidden: boolean }) {
+function Paid(props: { accessLinks: AccessLink[]; hidden: boolean }) {
   return (
     <section class="card paid" id="paid" hidden={props.hidden} aria-labelledby="paid-title">
       <h1 id="paid-title" tabIndex={-1}>
         Pagamento confirmado!
       </h1>
       <p>Obrigado pela compra. Seu acesso está liberado.</p>
-      <p id="access" hidden={!props.accessLink}>
-        <a class="button" id="access-link" href={props.accessLink ?? '#'}>
-          Acessar meu produto
-        </a>
-      </p>
+      {/* Filled by the page's script when the payment arrives while the buyer watches. */}
+      <ul class="access" id="access" hidden={props.accessLinks.length === 0}>
+        {props.accessLinks.map((link) => (
+          <li>
+            <a class="button" href={link.url}>
+              Acessar {link.name}
+            </a>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -157,7 +163,7 @@ export function OrderPage(props: OrderPageProps) {
 
         <Canceled productUrl={props.productUrl} hidden={status !== 'canceled'} />
 
-        <Paid accessLink={props.accessLink} hidden={status !== 'paid'} />
+        <Paid accessLinks={props.accessLinks} hidden={status !== 'paid'} />
       </div>
     </Layout>
   );

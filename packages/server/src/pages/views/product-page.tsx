@@ -81,7 +81,10 @@ export function ProductPage(props: ProductPageProps) {
         {settings.checkout_descricao ? <p class="description">{settings.checkout_descricao}</p> : null}
       </section>
 
-      <section class="card product" aria-labelledby="product-name">
+      <section
+        class={images.product ? 'card product with-image' : 'card product'}
+        aria-labelledby="product-name"
+      >
         {images.product ? <img class="product-image" src={images.product} alt={product.nome} /> : null}
         <div>
           <h2 id="product-name">{product.nome}</h2>

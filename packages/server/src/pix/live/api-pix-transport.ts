@@ -1,6 +1,8 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ProviderError } from './provider-errors.js';
+import { tokenRequest } from './token-request.js';
+import type { TokenRequestShape } from './token-request.js';
 
 /** Everything needed to talk to one PSP's API Pix on behalf of one store (secrets already opened). */
 export interface ApiPixCredentials {
@@ -12,6 +14,7 @@ export interface ApiPixCredentials {
   tls: { cert: string; key: string } | { pfx: Buffer; passphrase: string | null };
   /** Extra trust for the PSP's server certificate; null: Node's bundled CAs. */
   ca: string | null;
+  tokenRequest: TokenRequestShape;
 }
 
 export interface TransportTimeouts {
@@ -36,8 +39,8 @@ const TOKEN_MARGIN_MS = 60_000;
 
 /**
  * One PSP, one undici Agent: mTLS with the store's client certificate on every call (token included),
- * TLS verification on, keep-alive, connect and request timeouts, OAuth2 client credentials with HTTP
- * Basic, the token cached until 60 s before its expiry. Every failure becomes a ProviderError naming
+ * TLS verification on, keep-alive, connect and request timeouts, OAuth2 client credentials in the
+ * PSP's shape (HTTP Basic by default, see token-request.ts), the token cached until 60 s before its expiry. Every failure becomes a ProviderError naming
  * what happened (the PSP's problem+json `title`/`detail` when it sent one).
  */
 export function createApiPixTransport(
@@ -83,13 +86,8 @@ export function createApiPixTransport(
   }
 
   async function fetchToken(): Promise<string> {
-    const basic = Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64');
-    const res = await send(
-      'POST',
-      credentials.tokenUrl,
-      { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      'grant_type=client_credentials',
-    );
+    const { headers, body } = tokenRequest(credentials.tokenRequest, credentials);
+    const res = await send('POST', credentials.tokenUrl, headers, body);
     if (res.status < 200 || res.status > 299) {
       throw new ProviderError(
         `The PSP refused our credentials (token endpoint): ${problemOf(res)}.`,

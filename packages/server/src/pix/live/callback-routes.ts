@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fromBool } from '../../db/schema.js';
+import type { Redis } from 'ioredis';
 import { ApiError } from '../../http/api-error.js';
+import { keyedRateLimit } from '../../http/keyed-rate-limit.js';
 import { prefixedId } from '../../common/ids.js';
 import { nowIso } from '../../common/time.js';
 import { findStoreByCallbackToken } from './provider-settings.js';
@@ -48,13 +50,24 @@ function namedIds(body: unknown): { txids: string[]; endToEndIds: string[] } {
  * the named charges and refunds due for the reconciler, which asks the PSP (`GET /cob/{txid}`,
  * `GET /pix/{e2eid}/devolucao/{id}`) before anything changes.
  */
-export async function pixCallbackRoutes(app: FastifyInstance): Promise<void> {
-  const { db } = app;
+export async function pixCallbackRoutes(
+  app: FastifyInstance,
+  options: { redis: Redis | null },
+): Promise<void> {
+  const { db, config } = app;
+  // Per store (its token): a PSP sends one callback per payment or refund, far below this; a leaked
+  // token cannot fill the database. A callback refused with 429 is retried by the PSP, and the
+  // reconciler's own polling finds the payment anyway.
+  const limit = keyedRateLimit('pix-callbacks', config.pixCallbackRateLimitPerMinute, options.redis, app.log);
+  app.addHook('onClose', async () => limit.close());
 
-  async function receive(token: string, body: unknown) {
+  /** 'unknown': no store has this token; a number: seconds to wait; 'received': stored. */
+  async function receive(token: string, body: unknown): Promise<'unknown' | 'received' | number> {
     const provider = await findStoreByCallbackToken(db, token);
-    if (!provider) return false;
+    if (!provider) return 'unknown';
     const storeId = provider.store_id;
+    const wait = await limit.consume(storeId);
+    if (wait !== null) return wait;
     const { txids, endToEndIds } = namedIds(body);
     const now = nowIso();
     const touched = await db.transaction().execute(async (trx) => {
@@ -104,13 +117,21 @@ export async function pixCallbackRoutes(app: FastifyInstance): Promise<void> {
       'pix callback received; its charges are confirmed at the PSP before anything changes',
     );
     wakeReconcilers();
-    return true;
+    return 'received';
   }
 
   for (const url of ['/callbacks/pix/:token', '/callbacks/pix/:token/pix']) {
     app.post<{ Params: { token: string } }>(url, { schema: { hide: true } }, async (request, reply) => {
-      if (!(await receive(request.params.token, request.body))) {
-        throw new ApiError(404, 'not_found', 'Unknown callback URL.');
+      const outcome = await receive(request.params.token, request.body);
+      if (outcome === 'unknown') throw new ApiError(404, 'not_found', 'Unknown callback URL.');
+      if (typeof outcome === 'number') {
+        throw new ApiError(
+          429,
+          'rate_limited',
+          `Too many callbacks for this store; retry after ${outcome} s.`,
+          null,
+          { 'Retry-After': String(outcome) },
+        );
       }
       return reply.code(200).send({ received: true });
     });

@@ -11,6 +11,13 @@ export function describeProvider(row: PixProvidersTable) {
     base_url: row.base_url,
     token_url: row.token_url,
     client_id: row.client_id,
+    token_request: {
+      scope: row.token_scope,
+      auth: row.token_auth,
+      format: row.token_format,
+      // A value may be a secret: the names only.
+      params: Object.keys(JSON.parse(row.token_params) as Record<string, string>),
+    },
     certificate: { subject: row.certificate_subject, not_after: row.certificate_not_after },
     webhook_url: row.webhook_url_masked,
     webhook_registered_at: row.webhook_registered_at,

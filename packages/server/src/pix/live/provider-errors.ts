@@ -1,5 +1,14 @@
 import { ApiError } from '../../http/api-error.js';
 
+/** Which charge attempt met a PSP failure, for the operator's log: identifiers only, never a secret. */
+export interface ChargeAttempt {
+  /** The purchase-page order the charge was for. */
+  orderId?: string;
+  /** The charge id it would have had, and the txid sent to the PSP (what the PSP's support can look up). */
+  chargeId?: string;
+  txid?: string;
+}
+
 /**
  * The PSP failed us (5xx, timeout, refused TLS, a problem+json answer, a malformed reply): 502, with a
  * message naming what the PSP said, so the merchant can act on it. Nothing is written before it.
@@ -9,6 +18,8 @@ export class ProviderError extends ApiError {
     message: string,
     /** The PSP's HTTP status, or null when no answer arrived (connection, TLS, timeout). */
     readonly pspStatus: number | null = null,
+    /** Filled in on the way up by the layers that know the attempt. */
+    public attempt: ChargeAttempt = {},
   ) {
     super(502, 'provider_error', message);
     this.name = 'ProviderError';

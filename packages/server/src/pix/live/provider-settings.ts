@@ -5,6 +5,8 @@ import type { SecretBox } from '../../common/secret-box.js';
 import { nowIso } from '../../common/time.js';
 import type { ApiPixCredentials } from './api-pix-transport.js';
 import { inspectClientIdentity } from './client-certificate.js';
+import { STANDARD_TOKEN_REQUEST, checkScope } from './token-request.js';
+import type { TokenAuth, TokenFormat, TokenRequestShape } from './token-request.js';
 import type { ClientIdentity } from './client-certificate.js';
 
 export interface PixProvidersTable {
@@ -23,6 +25,11 @@ export interface PixProvidersTable {
   callback_token_hash: string | null;
   webhook_url_masked: string | null;
   webhook_registered_at: string | null;
+  token_scope: string | null;
+  token_auth: TokenAuth;
+  token_format: TokenFormat;
+  /** JSON of the extra token parameters: name → value sealed (a value may be a secret). */
+  token_params: string;
   created_at: string;
   updated_at: string;
 }
@@ -38,9 +45,12 @@ export interface ProviderSettingsInput {
   baseUrl: string;
   tokenUrl?: string | undefined;
   clientId: string;
+  /** Empty only with `tokenRequest.auth` `body`: a PSP that knows the client by its certificate. */
   clientSecret: string;
   identity: ClientIdentity;
   caPem?: string | undefined;
+  /** How the token is asked for; the standard's shape (Basic, form, no scope) where not given. */
+  tokenRequest?: Partial<TokenRequestShape> | undefined;
 }
 
 /** Every secret is sealed with the row it belongs to, so a value copied to another store does not open. */
@@ -84,9 +94,14 @@ export async function saveProviderSettings(
       `store ${input.storeId} has no Pix key: set it first with \`storefront stores update ${input.storeId} --pix-key <chave>\``,
     );
   }
-  if (input.clientId.trim() === '' || input.clientSecret.trim() === '') {
-    throw new Error('--client-id and the client secret must not be empty');
+  const tokenRequest = { ...STANDARD_TOKEN_REQUEST, ...input.tokenRequest };
+  if (input.clientId.trim() === '') throw new Error('--client-id must not be empty');
+  if (input.clientSecret.trim() === '' && tokenRequest.auth === 'basic') {
+    throw new Error(
+      'the client secret must not be empty (a PSP that takes no secret is set with --token-auth body)',
+    );
   }
+  const scope = tokenRequest.scope === null ? null : checkScope(tokenRequest.scope);
   const certificate = inspectClientIdentity(input.identity);
   const seal = (value: string, field: string) => box.seal(value, sealedFor(input.storeId, field));
   const now = nowIso();
@@ -103,6 +118,17 @@ export async function saveProviderSettings(
     ca_pem: input.caPem ?? null,
     certificate_subject: certificate.subject,
     certificate_not_after: certificate.notAfter,
+    token_scope: scope,
+    token_auth: tokenRequest.auth,
+    token_format: tokenRequest.format,
+    token_params: JSON.stringify(
+      Object.fromEntries(
+        Object.entries(tokenRequest.params).map(([name, value]) => [
+          name,
+          seal(value, `token_param:${name}`),
+        ]),
+      ),
+    ),
     updated_at: now,
   };
   await db
@@ -162,6 +188,17 @@ export function credentialsOf(box: SecretBox, row: PixProvidersTable): ApiPixCre
           }
         : { cert: row.certificate_pem, key: open(row.private_key_sealed!, 'private_key') },
     ca: row.ca_pem,
+    tokenRequest: {
+      scope: row.token_scope,
+      auth: row.token_auth,
+      format: row.token_format,
+      params: Object.fromEntries(
+        Object.entries(JSON.parse(row.token_params) as Record<string, string>).map(([name, sealed]) => [
+          name,
+          open(sealed, `token_param:${name}`),
+        ]),
+      ),
+    },
   };
 }
 
