@@ -38,6 +38,19 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
   emailRetryScheduleMs: number[];
+  /** Order pages' live-status streams (Server-Sent Events): how many may be open, and for how long. */
+  sse: SseSettings;
+}
+
+export interface SseSettings {
+  /** Open streams per order token. */
+  perToken: number;
+  /** Open streams per client IP. */
+  perIp: number;
+  /** Open streams per HTTP process. */
+  perProcess: number;
+  /** A stream ends after this long; the page then opens a new one or polls. */
+  maxLifetimeMs: number;
 }
 
 export interface SmtpSettings {
@@ -230,6 +243,14 @@ function parseSmtp(rawUrl: string | undefined, rawFrom: string | undefined): Smt
   };
 }
 
+/** A stream's lifetime: a duration like 10m, from 1 s to a day. */
+function parseStreamLifetime(raw: string | undefined): number {
+  const name = 'STOREFRONT_SSE_MAX_LIFETIME';
+  const ms = parseDuration(name, raw || '10m');
+  if (ms < 1000 || ms > 86_400_000) throw new ConfigError(name, `must be between 1s and 24h, got "${raw}"`);
+  return ms;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -283,5 +304,11 @@ export function loadConfig(env: Env = process.env): Config {
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+    sse: {
+      perToken: integerIn(env, 'STOREFRONT_SSE_PER_TOKEN', 5, 1, 1000),
+      perIp: integerIn(env, 'STOREFRONT_SSE_PER_IP', 50, 1, 100_000),
+      perProcess: integerIn(env, 'STOREFRONT_SSE_PER_PROCESS', 1000, 1, 10_000),
+      maxLifetimeMs: parseStreamLifetime(env.STOREFRONT_SSE_MAX_LIFETIME),
+    },
   };
 }

@@ -81,21 +81,27 @@ export interface OrderState {
   accessLink: string | null;
 }
 
+/**
+ * The one rule of an order's status, on rows already read: paid once its sale exists, else its current
+ * charge's status as a reader sees it (an order with no charge left to pay is offered a new Pix).
+ */
+export function orderStatusOf(
+  order: Pick<OrdersTable, 'status'>,
+  charge: Pick<PixChargesTable, 'status' | 'expires_at'> | null,
+): OrderState['status'] {
+  if (order.status === 'paid') return 'paid';
+  const chargeStatus = charge ? effectiveStatus(charge) : null;
+  return chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired';
+}
+
 /** Where an order stands, read fresh: paid, or its current charge's status as a reader sees it. */
 export async function orderState(db: Kysely<Database>, order: OrdersTable): Promise<OrderState> {
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const charge =
     order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
-  if (order.status === 'paid') {
-    const product = await findProduct(db, order.store_id, order.product_id);
-    return { status: 'paid', charge, accessLink: httpUrl(product?.link_acesso) };
-  }
-  const chargeStatus = charge ? effectiveStatus(charge) : null;
-  return {
-    status: chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired',
-    charge,
-    accessLink: null,
-  };
+  const status = orderStatusOf(order, charge);
+  const product = status === 'paid' ? await findProduct(db, order.store_id, order.product_id) : undefined;
+  return { status, charge, accessLink: status === 'paid' ? httpUrl(product?.link_acesso) : null };
 }
 
 export function storeOf(db: Kysely<Database>, order: OrdersTable) {

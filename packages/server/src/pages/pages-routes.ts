@@ -9,13 +9,15 @@ import { sendError } from '../http/errors.js';
 import { checkBuyer, OrderBody } from '../orders/buyer.js';
 import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../orders/order-object.js';
 import type { OrdersTable } from '../orders/order-object.js';
-import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
+import { findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
 import { orderEventStreams } from './order-events.js';
+import { GONE, readOrderStatuses } from './order-status.js';
+import { orderStatusFeed } from './order-status-feed.js';
 import { registerPageAssets } from './page-assets.js';
 import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
@@ -26,6 +28,11 @@ import { OrderPage } from './views/order-page.js';
 import { ProductPage } from './views/product-page.js';
 
 export const PAGES_PREFIX = '/p';
+
+/** How often the shared status reader re-reads every watched order (changes from elsewhere, expiry). */
+const STATUS_POLL_MS = 2000;
+/** What a refused stream is told to wait; the page polls `…/status` meanwhile. */
+const STREAM_RETRY_AFTER_S = 30;
 
 const ProductParams = Type.Object({ handle: Type.String(), slug: Type.String() });
 const TokenParams = Type.Object({ token: Type.String() });
@@ -83,7 +90,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const assets = registerPageAssets(app, PAGES_PREFIX);
   const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
   app.addHook('onClose', async () => limiter.close());
-  const stream = orderEventStreams(app);
+  const feed = orderStatusFeed(db, { pollMs: STATUS_POLL_MS, log: app.log });
+  const stream = orderEventStreams(app, config.sse, feed);
   const hide = { hide: true };
 
   function messagePage(reply: FastifyReply, status: number, title: string, text: string) {
@@ -164,15 +172,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     }
   }
 
-  const statusJson = async (order: OrdersTable) => {
-    const fresh = (await findOrder(db, order.store_id, order.id)) ?? order;
-    const state = await orderState(db, fresh);
-    return {
-      status: state.status,
-      expires_at: state.charge?.expires_at ?? null,
-      access_url: state.accessLink,
-    };
-  };
+  const statusJson = async (order: OrdersTable) =>
+    (await readOrderStatuses(db, [order])).get(order.id)?.json ?? GONE;
 
   app.get('/:handle/:slug', { schema: { ...hide, params: ProductParams } }, async (request, reply) => {
     const data = await loadProductPage(db, request.params.handle, request.params.slug);
@@ -318,7 +319,15 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
 
   app.get('/o/:token/events', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
     const order = await orderOr404(request.params.token);
-    stream(request, reply, { chargeId: order.pix_charge_id, read: () => statusJson(order) });
+    if (!stream(request, reply, order)) {
+      // Connection: close gives the socket back at once: a refused stream holds no descriptor.
+      throw refuse(
+        429,
+        'Muitas conexões abertas para acompanhar pedidos. A página passa a consultar o status de tempos em tempos.',
+        {},
+        { 'Retry-After': String(STREAM_RETRY_AFTER_S), Connection: 'close' },
+      );
+    }
   });
 
   app.post('/o/:token/simulate', { schema: { ...hide, params: TokenParams } }, async (request) => {
@@ -348,6 +357,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
       }
       throw chargeRefusal(request, order.store_id, error);
     }
+    feed.orderChanged(order.id);
     return statusJson(order);
   });
 }
