@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
+import { parseTestMailAllow } from '../email/test-mail-policy.js';
+import type { TestMailAllow } from '../email/test-mail-policy.js';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start. */
@@ -38,6 +40,8 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
   emailRetryScheduleMs: number[];
+  /** Who else (besides the store's team) a test sale paid with the purchase page's simulate button may e-mail. */
+  testMailAllow: TestMailAllow;
   /** Order pages' live-status streams (Server-Sent Events): how many may be open, and for how long. */
   sse: SseSettings;
 }
@@ -243,6 +247,14 @@ function parseSmtp(rawUrl: string | undefined, rawFrom: string | undefined): Smt
   };
 }
 
+function parseAllowList(raw: string | undefined): TestMailAllow {
+  try {
+    return parseTestMailAllow(raw);
+  } catch (error) {
+    throw new ConfigError('STOREFRONT_TEST_MAIL_ALLOW', (error as Error).message);
+  }
+}
+
 /** A stream's lifetime: a duration like 10m, from 1 s to a day. */
 function parseStreamLifetime(raw: string | undefined): number {
   const name = 'STOREFRONT_SSE_MAX_LIFETIME';
@@ -304,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+    testMailAllow: parseAllowList(env.STOREFRONT_TEST_MAIL_ALLOW),
     sse: {
       perToken: integerIn(env, 'STOREFRONT_SSE_PER_TOKEN', 5, 1, 1000),
       perIp: integerIn(env, 'STOREFRONT_SSE_PER_IP', 50, 1, 100_000),
