@@ -67,6 +67,6 @@ export async function strangerMailRefusal(
   return (
     'Not sent: this test sale was paid with "Simular pagamento" on the purchase page, so its e-mail goes ' +
     "only to the store's team and to the addresses in STOREFRONT_TEST_MAIL_ALLOW, and this customer's " +
-    'address is neither. A sale paid with the API\'s simulate_payment, or a live sale, is e-mailed to anyone.'
+    "address is neither. A sale paid with the API's simulate_payment, or a live sale, is e-mailed to anyone."
   );
 }

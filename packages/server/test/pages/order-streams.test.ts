@@ -178,7 +178,9 @@ describeEachDatabase(
 
 /** `storefront_db_statements_total` from GET /metrics. */
 async function statements(api: TestApi): Promise<number> {
-  const res = await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const res = await fetch(`${api.baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   const text = await res.text();
   const match = /^storefront_db_statements_total (\d+)$/m.exec(text);
   if (!match) throw new Error(`no statement counter in /metrics:\n${text.slice(0, 500)}`);

@@ -51,7 +51,8 @@ export function openStream(baseUrl: string, token: string, localAddress = '127.0
             pending = pending.slice(end + 2);
             const name = /^event: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (name !== undefined && data !== undefined) events.push({ event: name, data: JSON.parse(data) });
+            if (name !== undefined && data !== undefined)
+              events.push({ event: name, data: JSON.parse(data) });
           }
           for (const waiter of waiters) waiter();
         });

@@ -80,7 +80,11 @@ describeEachDatabase(
         last_error: expect.stringContaining('STOREFRONT_TEST_MAIL_ALLOW'),
       });
       expect(sale.delivery_email.last_error).toContain('Simular pagamento');
-      const jobs = await api.db.selectFrom('email_jobs').select('sale_id').where('sale_id', '=', sale.id).execute();
+      const jobs = await api.db
+        .selectFrom('email_jobs')
+        .select('sale_id')
+        .where('sale_id', '=', sale.id)
+        .execute();
       expect(jobs).toEqual([]);
 
       // An allowed sale paid after it is delivered; by then nothing has gone to the stranger.
