@@ -34,14 +34,28 @@ export function orderEventStreams(app: FastifyInstance, settings: StreamSettings
     feed.close();
   });
 
-  /** Starts the stream, or returns false when a limit on open streams refuses it (nothing sent yet). */
-  return function stream(
+  return {
+    /**
+     * A slot for a stream on `token` from this client, or null when a limit refuses it. Taken before
+     * the order is even looked up, so a refused stream costs no database read; give it back with the
+     * returned function if no stream follows.
+     */
+    admit: (token: string, request: FastifyRequest) => slots.take(token, request.ip),
+    /** Starts the stream admitted with `release`, which the stream gives back when it ends. */
+    open: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
+      release: () => void,
+    ) => start(request, reply, order, release),
+  };
+
+  function start(
     request: FastifyRequest,
     reply: FastifyReply,
     order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
-  ): boolean {
-    const release = slots.take(order.id, request.ip);
-    if (!release) return false;
+    release: () => void,
+  ): void {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -73,6 +87,5 @@ export function orderEventStreams(app: FastifyInstance, settings: StreamSettings
     };
     open.add(stream);
     raw.on('close', stream.close);
-    return true;
-  };
+  }
 }

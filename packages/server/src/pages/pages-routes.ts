@@ -91,7 +91,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
   app.addHook('onClose', async () => limiter.close());
   const feed = orderStatusFeed(db, { pollMs: STATUS_POLL_MS, log: app.log });
-  const stream = orderEventStreams(app, config.sse, feed);
+  const streams = orderEventStreams(app, config.sse, feed);
   const hide = { hide: true };
 
   function messagePage(reply: FastifyReply, status: number, title: string, text: string) {
@@ -318,8 +318,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   });
 
   app.get('/o/:token/events', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
-    const order = await orderOr404(request.params.token);
-    if (!stream(request, reply, order)) {
+    const release = streams.admit(request.params.token, request);
+    if (!release) {
       // Connection: close gives the socket back at once: a refused stream holds no descriptor.
       throw refuse(
         429,
@@ -327,6 +327,12 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         {},
         { 'Retry-After': String(STREAM_RETRY_AFTER_S), Connection: 'close' },
       );
+    }
+    try {
+      streams.open(request, reply, await orderOr404(request.params.token), release);
+    } catch (error) {
+      release();
+      throw error;
     }
   });
 

@@ -11,30 +11,30 @@ export interface StreamLimits {
  * given back when it ends.
  */
 export class StreamSlots {
-  private readonly byOrder = new Map<string, number>();
+  private readonly byToken = new Map<string, number>();
   private readonly byIp = new Map<string, number>();
   private total = 0;
 
   constructor(private readonly limits: StreamLimits) {}
 
-  /** A slot for one more stream of this order from this IP, or null when a limit is reached; the returned function gives it back (once). */
-  take(orderId: string, ip: string): (() => void) | null {
+  /** A slot for one more stream on this order token from this IP, or null when a limit is reached; the returned function gives it back (once). */
+  take(token: string, ip: string): (() => void) | null {
     if (
       this.total >= this.limits.perProcess ||
-      (this.byOrder.get(orderId) ?? 0) >= this.limits.perToken ||
+      (this.byToken.get(token) ?? 0) >= this.limits.perToken ||
       (this.byIp.get(ip) ?? 0) >= this.limits.perIp
     ) {
       return null;
     }
     this.total++;
-    add(this.byOrder, orderId, 1);
+    add(this.byToken, token, 1);
     add(this.byIp, ip, 1);
     let held = true;
     return () => {
       if (!held) return;
       held = false;
       this.total--;
-      add(this.byOrder, orderId, -1);
+      add(this.byToken, token, -1);
       add(this.byIp, ip, -1);
     };
   }

@@ -79,6 +79,12 @@ describeEachDatabase(
       // Another order of the same client is not held back by this one.
       await accepted(api, other!, 1);
 
+      // An unknown token is a 404 each time: its slot is given back at once.
+      for (let i = 0; i <= LIMITS.perToken; i++) {
+        const unknown = await stream(api, 'AAAAAAAAAAAAAAAAAAAAAA');
+        expect(unknown.status).toBe(404);
+      }
+
       opened[0]!.close();
       await opened[0]!.ended;
       await eventually(async () => {
