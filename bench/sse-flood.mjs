@@ -4,16 +4,18 @@
 // (/proc/<pid>/fd) are sampled and `/healthz` is asked on a fresh connection every 100 ms. The same
 // samples taken on the idle server just before are the baseline; the report gives both and the ratio.
 //
-//   npm run build -w packages/server && node bench/sse-flood.mjs [attempts] [concurrency]
-//   SSE_FLOOD_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/sse-flood.mjs
+//   npm run build -w packages/server && node bench/sse-flood.mjs [--attempts 20000] [--concurrency 500]
+//   node bench/sse-flood.mjs --postgres postgres://postgres@127.0.0.1:5432/test
+//   node bench/sse-flood.mjs --server /path/to/an/older/build/bin/storefront.js   (to compare builds)
 //
-// Defaults: 20,000 attempts per scenario, 500 in flight. SQLite unless SSE_FLOOD_DATABASE_URL is set.
+// Defaults: 20,000 attempts per scenario, 500 in flight, SQLite, this repository's build.
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import { startNodeProcess } from './lib/child-process.mjs';
 import { placeFor } from './lib/database.mjs';
 import { freePort } from './lib/free-port.mjs';
@@ -22,9 +24,17 @@ import { serverBin, importServerModule as load } from './lib/paths.mjs';
 import { latencySummary } from './lib/percentile.mjs';
 import { processTicks, rssBytes, toMb } from './lib/proc-stats.mjs';
 
-const attempts = Number(process.argv[2] ?? 20_000);
-const concurrency = Number(process.argv[3] ?? 500);
-const pgUrl = process.env.SSE_FLOOD_DATABASE_URL || null;
+const { values } = parseArgs({
+  options: {
+    attempts: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '500' },
+    postgres: { type: 'string' },
+    server: { type: 'string' },
+  },
+});
+const attempts = Number(values.attempts);
+const concurrency = Number(values.concurrency);
+const pgUrl = values.postgres ?? null;
 const TOKENS_SCENARIO_B = 400;
 
 const { openDatabase } = await load('db/database.js');
@@ -40,7 +50,7 @@ await db.close();
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const server = await startNodeProcess({
-  script: serverBin,
+  script: values.server ?? serverBin,
   args: ['serve'],
   env: {
     PATH: process.env.PATH,
@@ -71,7 +81,21 @@ async function order() {
   return order_url.split('/').pop();
 }
 
-const descriptors = () => readdirSync(`/proc/${server.pid}/fd`).length;
+/** The server's open descriptors; null once it is gone (a crash under the flood is a result too). */
+function descriptors() {
+  try {
+    return readdirSync(`/proc/${server.pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+const rss = () => {
+  try {
+    return rssBytes(server.pid);
+  } catch {
+    return null;
+  }
+};
 
 /** GET /healthz on a new connection (the symptom was new connections being reset): ms, or null on failure. */
 function health() {
@@ -93,7 +117,7 @@ function sample() {
   let running = true;
   const loop = (async () => {
     while (running) {
-      rows.rss.push(rssBytes(server.pid));
+      rows.rss.push(rss());
       rows.fds.push(descriptors());
       const ms = await health();
       if (ms === null) rows.healthFailures++;
@@ -179,6 +203,7 @@ async function scenario(name, tokens) {
   await sleep(2000);
   const stats = await during();
   const fdsWhileHeld = descriptors();
+  const serverAlive = fdsWhileHeld !== null;
   release();
   await sleep(1000);
   return {
@@ -188,6 +213,7 @@ async function scenario(name, tokens) {
     ...result,
     serverCpuUsPerAttempt,
     fdsWhileHeld,
+    serverAlive,
     idle: baseline,
     flood: stats,
     rssRatio: Math.round((stats.peakRssMb / baseline.peakRssMb) * 100) / 100,
@@ -208,12 +234,21 @@ try {
 }
 
 console.log(
-  JSON.stringify({ database: pgUrl ? 'postgres' : 'sqlite', node: process.version, results }, null, 2),
+  JSON.stringify(
+    {
+      database: pgUrl ? 'postgres' : 'sqlite',
+      server: values.server ?? serverBin,
+      node: process.version,
+      results,
+    },
+    null,
+    2,
+  ),
 );
 for (const r of results) {
   console.log(
     `${r.scenario}: ${r.attempts} attempts (${r.attemptsPerSecond}/s): granted ${r.granted}, 429 ${r.refused429}, ` +
-      `other ${r.otherStatus}, connection errors ${r.connectionErrors}; server CPU ${r.serverCpuUsPerAttempt} µs/attempt; ` +
+      `other ${r.otherStatus}, connection errors ${r.connectionErrors}; server ${r.serverAlive ? 'alive' : 'GONE'}; server CPU ${r.serverCpuUsPerAttempt} µs/attempt; ` +
       `RSS ${r.idle.peakRssMb} → ${r.flood.peakRssMb} MB (×${r.rssRatio}), ` +
       `descriptors ${r.idle.peakFds} → peak ${r.flood.peakFds} (×${r.fdRatio}), ${r.fdsWhileHeld} once the flood stops with its streams held, ` +
       `/healthz p50 ${r.flood.healthP50Ms} ms, p99 ${r.flood.healthP99Ms} ms (idle p99 ${r.idle.healthP99Ms} ms), ` +
