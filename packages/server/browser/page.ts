@@ -193,20 +193,27 @@ function orderPage(root: HTMLElement): void {
     if (polling === undefined) polling = window.setInterval(() => void poll(), 3000);
   }
 
+  function listen(): void {
+    events = new EventSource(eventsUrl!);
+    events.addEventListener('status', (event) =>
+      apply(JSON.parse((event as MessageEvent<string>).data) as OrderStatus),
+    );
+    // The service ends every stream after a while (its lifetime): a new one picks up from there.
+    events.addEventListener('end', () => {
+      events?.close();
+      if (!FINAL.includes(current)) listen();
+    });
+    events.onerror = () => {
+      // The stream ends by design once paid or canceled; otherwise (refused: too many open, or a
+      // network failure) fall back to polling.
+      events?.close();
+      if (!FINAL.includes(current)) startPolling();
+    };
+  }
+
   if (!FINAL.includes(current)) {
-    if ('EventSource' in window) {
-      events = new EventSource(eventsUrl!);
-      events.addEventListener('status', (event) =>
-        apply(JSON.parse((event as MessageEvent<string>).data) as OrderStatus),
-      );
-      events.onerror = () => {
-        // The stream ends by design once paid or canceled; otherwise fall back to polling.
-        events?.close();
-        if (!FINAL.includes(current)) startPolling();
-      };
-    } else {
-      startPolling();
-    }
+    if ('EventSource' in window) listen();
+    else startPolling();
   }
 
   const expiresAt = Date.parse(root.dataset.expiresAt ?? '');

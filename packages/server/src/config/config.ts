@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
+import { parseTestMailAllow } from '../email/test-mail-policy.js';
+import type { TestMailAllow } from '../email/test-mail-policy.js';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start. */
@@ -44,6 +46,10 @@ export interface Config {
   connections: ConnectionLimits;
   /** Failed API key authentications a minute per client IP before 429. */
   authFailureRateLimitPerMinute: number;
+  /** Who else (besides the store's team) a test sale paid with the purchase page's simulate button may e-mail. */
+  testMailAllow: TestMailAllow;
+  /** Order pages' live-status streams (Server-Sent Events): how many may be open, and for how long. */
+  sse: SseSettings;
 }
 
 export interface ConnectionLimits {
@@ -55,6 +61,17 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** How long a keep-alive socket may wait, idle, for its next request. */
   keepAliveTimeoutMs: number;
+}
+
+export interface SseSettings {
+  /** Open streams per order token. */
+  perToken: number;
+  /** Open streams per client IP. */
+  perIp: number;
+  /** Open streams per HTTP process. */
+  perProcess: number;
+  /** A stream ends after this long; the page then opens a new one or polls. */
+  maxLifetimeMs: number;
 }
 
 export interface SmtpSettings {
@@ -274,6 +291,22 @@ function parseConnectionLimits(env: Env): ConnectionLimits {
   return limits;
 }
 
+function parseAllowList(raw: string | undefined): TestMailAllow {
+  try {
+    return parseTestMailAllow(raw);
+  } catch (error) {
+    throw new ConfigError('STOREFRONT_TEST_MAIL_ALLOW', (error as Error).message);
+  }
+}
+
+/** A stream's lifetime: a duration like 10m, from 1 s to a day. */
+function parseStreamLifetime(raw: string | undefined): number {
+  const name = 'STOREFRONT_SSE_MAX_LIFETIME';
+  const ms = parseDuration(name, raw || '10m');
+  if (ms < 1000 || ms > 86_400_000) throw new ConfigError(name, `must be between 1s and 24h, got "${raw}"`);
+  return ms;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const isSqlite = databaseUrl.startsWith('sqlite:');
@@ -330,5 +363,12 @@ export function loadConfig(env: Env = process.env): Config {
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
     connections: parseConnectionLimits(env),
     authFailureRateLimitPerMinute: integerIn(env, 'STOREFRONT_AUTH_FAILURE_RATE_LIMIT', 30, 1, 1_000_000),
+    testMailAllow: parseAllowList(env.STOREFRONT_TEST_MAIL_ALLOW),
+    sse: {
+      perToken: integerIn(env, 'STOREFRONT_SSE_PER_TOKEN', 5, 1, 1000),
+      perIp: integerIn(env, 'STOREFRONT_SSE_PER_IP', 50, 1, 100_000),
+      perProcess: integerIn(env, 'STOREFRONT_SSE_PER_PROCESS', 1000, 1, 10_000),
+      maxLifetimeMs: parseStreamLifetime(env.STOREFRONT_SSE_MAX_LIFETIME),
+    },
   };
 }

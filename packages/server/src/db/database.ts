@@ -2,9 +2,10 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, Driver, SqliteDialectConfig } from 'kysely';
+import type { DatabaseConnection, Driver, LogEvent, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
+import { countDbStatement } from '../operations/metrics.js';
 import type { Database } from './schema.js';
 import { withNamedStatements } from './postgres-named-statements.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -86,6 +87,9 @@ export interface DatabaseTimeouts {
  */
 export const SERVING_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 3000, readMs: 4000 };
 
+/** Every statement, run or failed, counts in `storefront_db_statements_total`. */
+const countStatements = (_event: LogEvent) => countDbStatement();
+
 /** For callers without a logger (the CLI, tests): made once, on first use. */
 let fallbackLog: pino.Logger | null = null;
 const stderrLog = (): DatabaseLog => {
@@ -143,6 +147,7 @@ function openSqlite(path: string, log: DatabaseLog): Db {
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({
     dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
+    log: countStatements,
   });
   return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
 }
@@ -187,7 +192,10 @@ function openPostgres(url: string, options: OpenOptions): Db {
     }),
   });
   reportLostConnections(pool, options.log ?? stderrLog());
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+    log: countStatements,
+  });
   const poolStats = (): PoolStats => ({
     size: pool.options.max,
     inUse: pool.totalCount - pool.idleCount,

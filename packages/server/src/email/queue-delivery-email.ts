@@ -7,6 +7,8 @@ import { countEmail } from '../operations/metrics.js';
 import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { nowIso } from '../common/time.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
+import { strangerMailRefusal } from './test-mail-policy.js';
+import type { DeliveryMail } from './test-mail-policy.js';
 import type { EmailJobsTable } from './email-jobs.js';
 
 /** Where a sale's delivery e-mail goes: its customer's address, if any. */
@@ -29,25 +31,35 @@ function jobFor(sale: Pick<SalesTable, 'id' | 'store_id'>, now: string): EmailJo
 /**
  * Queues the delivery e-mail of a sale just inserted, in the sale's own transaction: call it from
  * every path that creates an approved sale, right after inserting it, with that transaction. No
- * e-mail address: nothing (`delivery_email` null). No SMTP_URL: `skipped`. Otherwise `pending`, with
- * a job the worker picks up. Returns the row with its delivery e-mail, for the sale object and its
+ * e-mail address: nothing (`delivery_email` null). No SMTP_URL: `skipped`. A test sale paid by an
+ * anonymous visitor, for an address outside the store's team and the allow list: `skipped`, with the
+ * reason in `last_error`. Otherwise `pending`, with a job the worker picks up. Returns the row with its delivery e-mail, for the sale object and its
  * `sale.approved` event.
  */
 export async function queueDeliveryEmail(
   trx: Kysely<Database>,
   sale: SalesTable,
-  mail: Pick<Config, 'smtp'>,
+  mail: DeliveryMail,
 ): Promise<SalesTable> {
-  if (recipientOf(sale) === null) return sale;
-  const status: DeliveryEmailStatus = mail.smtp === null ? 'skipped' : 'pending';
-  await trx.updateTable('sales').set({ delivery_email_status: status }).where('id', '=', sale.id).execute();
+  const recipient = recipientOf(sale);
+  if (recipient === null) return sale;
+  const refusal =
+    mail.smtp !== null && mail.onlyTo && sale.livemode === 0
+      ? await strangerMailRefusal(trx, sale.store_id, recipient, mail.onlyTo)
+      : null;
+  const status: DeliveryEmailStatus = mail.smtp === null || refusal !== null ? 'skipped' : 'pending';
+  await trx
+    .updateTable('sales')
+    .set({ delivery_email_status: status, delivery_email_last_error: refusal })
+    .where('id', '=', sale.id)
+    .execute();
   if (status === 'pending') await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
   return {
     ...sale,
     delivery_email_status: status,
     delivery_email_attempts: 0,
     delivery_email_sent_at: null,
-    delivery_email_last_error: null,
+    delivery_email_last_error: refusal,
   };
 }
 

@@ -66,6 +66,17 @@ export function countEmail(outcome: EmailOutcome): void {
   emails.inc({ outcome });
 }
 
+const dbStatements = new Counter({
+  name: 'storefront_db_statements_total',
+  help: 'SQL statements this process sent to the database (transaction begin and commit included).',
+  registers: [metricsRegistry],
+});
+
+/** Called by the database layer for every statement it runs (database.ts). */
+export function countDbStatement(): void {
+  dbStatements.inc();
+}
+
 /** What the scrape-time gauges read; attached by `watchProcess` (metrics-plugin.ts). */
 export interface ScrapeSources {
   /** Queue depth, the oldest due job and the outbox backlog: three small queries on the shared database. */

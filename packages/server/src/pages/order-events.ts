@@ -1,31 +1,61 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { onChargeChanged } from '../pix/charge-signals.js';
+import type { OrdersTable } from '../orders/order-object.js';
+import type { OrderStatusFeed } from './order-status-feed.js';
+import { StreamSlots } from './stream-slots.js';
+import type { StreamLimits } from './stream-slots.js';
 
-/** How often an open stream re-reads the order: changes made by another process arrive this late at most. */
-const POLL_MS = 2000;
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
-export interface StatusSource {
-  /** The order's status as JSON, read fresh; null when the order is gone. */
-  read(): Promise<{ status: string } | null>;
-  /** The charge whose changes are worth an immediate read. */
-  chargeId: string | null;
+/** Nothing follows these: the stream ends once it has told them. */
+const FINAL = new Set(['paid', 'canceled', 'gone']);
+
+export interface StreamSettings extends StreamLimits {
+  /** A stream ends after this long (with an `end` event); the page opens a new one or polls. */
+  maxLifetimeMs: number;
 }
 
 /**
- * Server-Sent Events for one order page: a `status` event at once and whenever the status changes;
- * the stream ends once the order is paid or its charge canceled (nothing changes after either).
- * Changes in this process are pushed at once (charge signals); the timer covers the rest. Open
- * streams end when the service closes.
+ * Server-Sent Events for order pages: a `status` event at once and whenever the status changes, all
+ * fed by the process's one shared status reader (no database query of a stream's own). A stream ends
+ * once its order is paid or its charge canceled; an expired order stays open, as the buyer may still
+ * get a new Pix for it. Every stream ends after `maxLifetimeMs` with `event: end` (`reason: lifetime`),
+ * and when the service closes.
  */
-export function orderEventStreams(app: FastifyInstance) {
-  const open = new Set<() => void>();
+export function orderEventStreams(app: FastifyInstance, settings: StreamSettings, feed: OrderStatusFeed) {
+  const slots = new StreamSlots(settings);
+  const open = new Set<{ keepalive(): void; close(): void }>();
+  const keepalive = setInterval(() => {
+    for (const stream of open) stream.keepalive();
+  }, KEEPALIVE_MS).unref();
   app.addHook('preClose', async () => {
-    for (const close of [...open]) close();
+    clearInterval(keepalive);
+    for (const stream of [...open]) stream.close();
+    feed.close();
   });
 
-  return function stream(request: FastifyRequest, reply: FastifyReply, source: StatusSource): void {
+  return {
+    /**
+     * A slot for a stream on `token` from this client, or null when a limit refuses it. Taken before
+     * the order is even looked up, so a refused stream costs no database read; give it back with the
+     * returned function if no stream follows.
+     */
+    admit: (token: string, request: FastifyRequest) => slots.take(token, request.ip),
+    /** Starts the stream admitted with `release`, which the stream gives back when it ends. */
+    open: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
+      release: () => void,
+    ) => start(request, reply, order, release),
+  };
+
+  function start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
+    release: () => void,
+  ): void {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -34,43 +64,28 @@ export function orderEventStreams(app: FastifyInstance) {
       'x-accel-buffering': 'no',
       'request-id': request.id,
     });
-    let last = '';
-    let sinceWrite = 0;
     let closed = false;
-    const push = async () => {
-      try {
-        const state = await source.read();
+    const stop = feed.watch(order, (state) => {
+      raw.write(`event: status\ndata: ${JSON.stringify(state)}\n\n`);
+      if (FINAL.has(state.status)) stream.close();
+    });
+    const lifetime = setTimeout(() => {
+      raw.write('event: end\ndata: {"reason":"lifetime"}\n\n');
+      stream.close();
+    }, settings.maxLifetimeMs);
+    const stream = {
+      keepalive: () => raw.write(': keepalive\n\n'),
+      close() {
         if (closed) return;
-        const data = JSON.stringify(state ?? { status: 'gone' });
-        if (data !== last) {
-          last = data;
-          sinceWrite = 0;
-          raw.write(`event: status\ndata: ${data}\n\n`);
-        }
-        if (!state || state.status === 'paid' || state.status === 'canceled') close();
-      } catch (err) {
-        request.log.warn({ err }, 'order event stream read failed');
-      }
+        closed = true;
+        clearTimeout(lifetime);
+        stop();
+        release();
+        open.delete(stream);
+        raw.end();
+      },
     };
-    const timer = setInterval(() => {
-      sinceWrite += POLL_MS;
-      if (sinceWrite >= KEEPALIVE_MS) {
-        sinceWrite = 0;
-        raw.write(': keepalive\n\n');
-      }
-      void push();
-    }, POLL_MS);
-    const unsubscribe = source.chargeId ? onChargeChanged(source.chargeId, () => void push()) : () => {};
-    function close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(timer);
-      unsubscribe();
-      open.delete(close);
-      raw.end();
-    }
-    open.add(close);
-    request.raw.on('close', close);
-    void push();
-  };
+    open.add(stream);
+    raw.on('close', stream.close);
+  }
 }

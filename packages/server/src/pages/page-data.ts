@@ -88,25 +88,35 @@ export interface OrderState {
   accessLinks: AccessLink[];
 }
 
+/**
+ * The one rule of an order's status, on rows already read: paid once its sale exists, else its current
+ * charge's status as a reader sees it (an order with no charge left to pay is offered a new Pix).
+ */
+export function orderStatusOf(
+  order: Pick<OrdersTable, 'status'>,
+  charge: Pick<PixChargesTable, 'status' | 'expires_at'> | null,
+): OrderState['status'] {
+  if (order.status === 'paid') return 'paid';
+  const chargeStatus = charge ? effectiveStatus(charge) : null;
+  return chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired';
+}
+
 /** Where an order stands, read fresh: paid, or its current charge's status as a reader sees it. */
 export async function orderState(db: Kysely<Database>, order: OrdersTable): Promise<OrderState> {
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const charge =
     order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
-  if (order.status === 'paid') {
-    const items = await currentItems(db, order.store_id, orderItems(order));
-    const accessLinks = items.flatMap((item) => {
-      const url = httpUrl(item.linkAcesso);
-      return url === null ? [] : [{ name: item.nome, url }];
-    });
-    return { status: 'paid', charge, accessLinks };
-  }
-  const chargeStatus = charge ? effectiveStatus(charge) : null;
-  return {
-    status: chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired',
-    charge,
-    accessLinks: [],
-  };
+  const status = orderStatusOf(order, charge);
+  return { status, charge, accessLinks: status === 'paid' ? await accessLinksOf(db, order) : [] };
+}
+
+/** A paid order's access links: each bought product's (the order bump's too), http(s) only. */
+export async function accessLinksOf(db: Kysely<Database>, order: OrdersTable): Promise<AccessLink[]> {
+  const items = await currentItems(db, order.store_id, orderItems(order));
+  return items.flatMap((item) => {
+    const url = httpUrl(item.linkAcesso);
+    return url === null ? [] : [{ name: item.nome, url }];
+  });
 }
 
 export function storeOf(db: Kysely<Database>, order: OrdersTable) {

@@ -11,7 +11,7 @@ import { sendError } from '../http/errors.js';
 import { checkBuyer, OrderBody } from '../orders/buyer.js';
 import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../orders/order-object.js';
 import type { OrdersTable } from '../orders/order-object.js';
-import { findOrder, findOrderByToken } from '../orders/orders-repository.js';
+import { findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
 import { ProviderError } from '../pix/live/provider-errors.js';
@@ -19,6 +19,8 @@ import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
 import { orderEventStreams } from './order-events.js';
+import { GONE, readOrderStatuses } from './order-status.js';
+import { orderStatusFeed } from './order-status-feed.js';
 import { registerPageAssets } from './page-assets.js';
 import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
@@ -29,6 +31,11 @@ import { OrderPage } from './views/order-page.js';
 import { ProductPage } from './views/product-page.js';
 
 export const PAGES_PREFIX = '/p';
+
+/** How often the shared status reader re-reads every watched order (changes from elsewhere, expiry). */
+const STATUS_POLL_MS = 2000;
+/** What a refused stream is told to wait; the page polls `…/status` meanwhile. */
+const STREAM_RETRY_AFTER_S = 30;
 
 const ProductParams = Type.Object({ handle: Type.String(), slug: Type.String() });
 const TokenParams = Type.Object({ token: Type.String() });
@@ -110,7 +117,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     limits.orders.close();
     limits.quotes.close();
   });
-  const stream = orderEventStreams(app);
+  const feed = orderStatusFeed(db, { pollMs: STATUS_POLL_MS, log: app.log });
+  const streams = orderEventStreams(app, config.sse, feed);
   const hide = { hide: true };
 
   function messagePage(reply: FastifyReply, status: number, title: string, text: string) {
@@ -197,15 +205,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     }
   }
 
-  const statusJson = async (order: OrdersTable) => {
-    const fresh = (await findOrder(db, order.store_id, order.id)) ?? order;
-    const state = await orderState(db, fresh);
-    return {
-      status: state.status,
-      expires_at: state.charge?.expires_at ?? null,
-      access_links: state.accessLinks,
-    };
-  };
+  const statusJson = async (order: OrdersTable) =>
+    (await readOrderStatuses(db, [order])).get(order.id)?.json ?? GONE;
 
   app.get('/:handle/:slug', { schema: { ...hide, params: ProductParams } }, async (request, reply) => {
     const data = await loadProductPage(db, request.params.handle, request.params.slug);
@@ -351,17 +352,33 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   });
 
   app.get('/o/:token/events', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
-    const order = await orderOr404(request.params.token);
-    stream(request, reply, { chargeId: order.pix_charge_id, read: () => statusJson(order) });
+    const release = streams.admit(request.params.token, request);
+    if (!release) {
+      // Connection: close gives the socket back at once: a refused stream holds no descriptor.
+      throw refuse(
+        429,
+        'Muitas conexões abertas para acompanhar pedidos. A página passa a consultar o status de tempos em tempos.',
+        {},
+        { 'Retry-After': String(STREAM_RETRY_AFTER_S), Connection: 'close' },
+      );
+    }
+    try {
+      streams.open(request, reply, await orderOr404(request.params.token), release);
+    } catch (error) {
+      release();
+      throw error;
+    }
   });
 
   app.post('/o/:token/simulate', { schema: { ...hide, params: TokenParams } }, async (request) => {
     const order = await orderOr404(request.params.token);
+    await rateLimited(request, order.store_id, limits.orders);
     if (order.livemode === 1) throw refuse(400, 'Este pedido é real: o pagamento não pode ser simulado.');
     const state = await orderState(db, order);
     if (state.status !== 'pending' || !state.charge)
       throw refuse(400, 'Este Pix não está mais aguardando pagamento.');
-    await simulatePayment(db, state.charge, config);
+    // An anonymous visitor paid: its e-mail goes only to the store's team and the allow list.
+    await simulatePayment(db, state.charge, { smtp: config.smtp, onlyTo: config.testMailAllow });
     return statusJson(order);
   });
 
@@ -382,6 +399,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
       }
       throw chargeRefusal(request, order.store_id, error);
     }
+    feed.orderChanged(order.id);
     return statusJson(order);
   });
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config/config.js';
+import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
 import { countSkippedEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
@@ -30,7 +30,7 @@ export async function payCharge(
   db: Kysely<Database>,
   charge: PixChargesTable,
   received: ReceivedPix,
-  mail: Pick<Config, 'smtp'>,
+  mail: DeliveryMail,
 ): Promise<{ charge: PixCharge; sale: Sale }> {
   const scope = { storeId: charge.store_id, livemode: charge.livemode === 1 };
   const result = await db.transaction().execute(async (trx) => {

@@ -81,7 +81,10 @@ export const PixCharge = Type.Object(
 export type PixCharge = Static<typeof PixCharge>;
 
 /** The status a reader sees: expiry takes effect at `expires_at`, before the sweeper writes it. */
-export function effectiveStatus(row: PixChargesTable, now: string = nowIso()): PixChargeStatus {
+export function effectiveStatus(
+  row: Pick<PixChargesTable, 'status' | 'expires_at'>,
+  now: string = nowIso(),
+): PixChargeStatus {
   return row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
 }
 

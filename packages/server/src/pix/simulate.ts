@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config/config.js';
+import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import { nowIso } from '../common/time.js';
@@ -19,7 +19,7 @@ import { simulatedProvider } from './providers/index.js';
 export async function simulatePayment(
   db: Kysely<Database>,
   row: PixChargesTable,
-  mail: Pick<Config, 'smtp'>,
+  mail: DeliveryMail,
 ): Promise<PixCharge> {
   const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
   const [received] = simulatedProvider.parseReceivedPix(callback);

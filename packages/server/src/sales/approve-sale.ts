@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config/config.js';
+import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
 import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
 import { queueDeliveryEmail } from '../email/queue-delivery-email.js';
@@ -23,7 +23,7 @@ export type NewSale = Omit<
 export async function approveSale(
   trx: Kysely<Database>,
   fields: NewSale,
-  mail: Pick<Config, 'smtp'>,
+  mail: DeliveryMail,
   after?: StorefrontEvent,
 ): Promise<Sale> {
   const row: SalesTable = { ...fields, status: 'approved', refunded_at: null, ...NO_REFUND };

@@ -28,6 +28,8 @@ describe('configuration from the environment', () => {
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config).toMatchObject({ pspConnectTimeoutMs: 5000, pspRequestTimeoutMs: 15_000 });
     expect(config.pixReconcileScheduleMs).toEqual([15_000, 60_000, 300_000]);
+    expect(config.sse).toEqual({ perToken: 5, perIp: 50, perProcess: 1000, maxLifetimeMs: 600_000 });
+    expect(config.testMailAllow.addresses.size + config.testMailAllow.domains.size).toBe(0);
     expect(config.connections).toEqual({
       maxPerProcess: 10_000,
       headersTimeoutMs: 20_000,
@@ -64,6 +66,34 @@ describe('configuration from the environment', () => {
       requestTimeoutMs: 3_600_000,
       keepAliveTimeoutMs: 600_000,
     });
+  });
+
+  it('takes the limits on order-page streams, at their bounds', () => {
+    const config = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_SSE_PER_TOKEN: '1',
+      STOREFRONT_SSE_PER_IP: '100000',
+      STOREFRONT_SSE_PER_PROCESS: '10000',
+      STOREFRONT_SSE_MAX_LIFETIME: '24h',
+    });
+    expect(config.sse).toEqual({
+      perToken: 1,
+      perIp: 100_000,
+      perProcess: 10_000,
+      maxLifetimeMs: 86_400_000,
+    });
+    expect(loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_SSE_MAX_LIFETIME: '1s' }).sse.maxLifetimeMs).toBe(
+      1000,
+    );
+  });
+
+  it('reads STOREFRONT_TEST_MAIL_ALLOW: addresses and @domains, lower-cased, spaces around commas ignored', () => {
+    const { testMailAllow } = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_TEST_MAIL_ALLOW: ' Ana@Loja.com.br , @Equipe.Example,bia@outra.example ',
+    });
+    expect([...testMailAllow.addresses]).toEqual(['ana@loja.com.br', 'bia@outra.example']);
+    expect([...testMailAllow.domains]).toEqual(['equipe.example']);
   });
 
   it('takes the live Pix timeouts and reconcile schedule, at their bounds', () => {
@@ -175,6 +205,18 @@ describe('configuration from the environment', () => {
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '1025' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: '2.5' }],
     ['STOREFRONT_PROCESSES', { STOREFRONT_PROCESSES: 'all' }],
+    ['STOREFRONT_SSE_PER_TOKEN', { STOREFRONT_SSE_PER_TOKEN: '0' }],
+    ['STOREFRONT_SSE_PER_TOKEN', { STOREFRONT_SSE_PER_TOKEN: '1001' }],
+    ['STOREFRONT_SSE_PER_IP', { STOREFRONT_SSE_PER_IP: '100001' }],
+    ['STOREFRONT_SSE_PER_PROCESS', { STOREFRONT_SSE_PER_PROCESS: '10001' }],
+    ['STOREFRONT_SSE_PER_PROCESS', { STOREFRONT_SSE_PER_PROCESS: 'lots' }],
+    ['STOREFRONT_SSE_MAX_LIFETIME', { STOREFRONT_SSE_MAX_LIFETIME: '999ms' }],
+    ['STOREFRONT_SSE_MAX_LIFETIME', { STOREFRONT_SSE_MAX_LIFETIME: '25h' }],
+    ['STOREFRONT_SSE_MAX_LIFETIME', { STOREFRONT_SSE_MAX_LIFETIME: '600' }],
+    ['STOREFRONT_TEST_MAIL_ALLOW', { STOREFRONT_TEST_MAIL_ALLOW: 'ana@loja.com.br,maria' }],
+    ['STOREFRONT_TEST_MAIL_ALLOW', { STOREFRONT_TEST_MAIL_ALLOW: 'loja.com.br' }],
+    ['STOREFRONT_TEST_MAIL_ALLOW', { STOREFRONT_TEST_MAIL_ALLOW: '@localhost' }],
+    ['STOREFRONT_TEST_MAIL_ALLOW', { STOREFRONT_TEST_MAIL_ALLOW: 'ana@loja.com.br,,bia@loja.com.br' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'ftp://pay.example.com' }],
     ['STOREFRONT_PUBLIC_URL', { STOREFRONT_PUBLIC_URL: 'https://pay.example.com/store' }],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmailWorker } from '../../src/email/email-worker.js';
 import type { EmailWorker } from '../../src/email/email-worker.js';
+import { parseTestMailAllow } from '../../src/email/test-mail-policy.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import type { ReceivedMail } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';
@@ -113,6 +114,8 @@ describeEachDatabase(
   {
     config: {
       smtp: smtp.settings(`Loja do Zé <vendas@${FROM_DOMAIN}>`),
+      // The buyer's domain is allowed: a test sale paid with "Simular pagamento" e-mails no stranger.
+      testMailAllow: parseTestMailAllow('@example.com'),
       orderRateLimitPerMinute: 1000,
     },
   },
