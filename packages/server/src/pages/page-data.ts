@@ -90,6 +90,8 @@ export async function orderState(db: Kysely<Database>, order: OrdersTable): Prom
     const product = await findProduct(db, order.store_id, order.product_id);
     return { status: 'paid', charge, accessLink: httpUrl(product?.link_acesso) };
   }
+  if (order.status === 'canceled') return { status: 'canceled', charge, accessLink: null };
+  // Pending or abandoned: the charge decides (an expired one, abandoned or not, can be renewed).
   const chargeStatus = charge ? effectiveStatus(charge) : null;
   return {
     status: chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired',
