@@ -60,7 +60,7 @@ function urlTracking(form: HTMLFormElement): Record<string, string> {
   const params = new URLSearchParams(window.location.search);
   const tracking: Record<string, string> = {};
   for (const key of (form.dataset.trackingKeys ?? '').split(' ')) {
-    const value = Array.from((params.get(key) ?? '').replace(/\u0000/g, ''))
+    const value = Array.from((params.get(key) ?? '').split('\u0000').join(''))
       .slice(0, 200)
       .join('');
     if (key && value) tracking[key] = value;

@@ -16,7 +16,7 @@ import {
 } from '../webhooks/delivery-harness.js';
 import { BUYER, chargeOfOrder, createShop, pageRequest } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
-import { eventObjects, orderIdOf } from './orders-support.js';
+import { eventObjectsFor, orderIdOf } from './orders-support.js';
 
 /*
  * Campaign attribution: the purchase page keeps the utm_*, src, sck, fbclid and gclid of its own URL
@@ -83,11 +83,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('attribution in headless 
         expect(sale.tracking).toEqual(KEPT);
         expect(Object.keys(sale.tracking)).not.toContain('foo');
 
-        const created = (await eventObjects(api, shop.storeId, 'order.created')).find(
-          (o) => o.id === order.id,
-        );
+        const [created] = await eventObjectsFor(api, shop.storeId, 'order.created', order.id);
         expect(created.tracking).toEqual(KEPT);
-        const paid = (await eventObjects(api, shop.storeId, 'pix.paid')).find((c) => c.id === charge.id);
+        const [paid] = await eventObjectsFor(api, shop.storeId, 'pix.paid', charge.id);
         expect(paid.tracking).toEqual(KEPT);
 
         const [delivered] = await eventually(async () => {
@@ -149,7 +147,7 @@ describeEachDatabase('tracking without a browser', (api) => {
       (s: any) => s.pix_charge_id === created.body.id,
     );
     expect(sale).toMatchObject({ tracking, recovered: false });
-    const approved = (await eventObjects(api, shop.storeId, 'sale.approved')).find((s) => s.id === sale.id);
+    const [approved] = await eventObjectsFor(api, shop.storeId, 'sale.approved', sale.id);
     expect(approved.tracking).toEqual(tracking);
     // Without tracking: `{}`.
     const plain = await api.as(shop.key).post('/payments/pix', { amount: 10 });

@@ -1,4 +1,5 @@
 import { hashOrderToken } from '../../src/orders/order-object.js';
+import { eventsFor } from '../products/support.js';
 import type { TestApi } from '../support/test-api.js';
 
 /** The id of the order behind an order page's token (the API names orders by id). */
@@ -11,15 +12,7 @@ export async function orderIdOf(api: TestApi, token: string): Promise<string> {
   return row.id;
 }
 
-/** The objects of a store's recorded events of one type, oldest first. */
-export async function eventObjects(api: TestApi, storeId: string, type: string): Promise<any[]> {
-  const rows = await api.db
-    .selectFrom('events')
-    .select('payload')
-    .where('store_id', '=', storeId)
-    .where('type', '=', type)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => JSON.parse(row.payload).data.object);
+/** What the events of a type recorded for one object carried (`data.object`), oldest first. */
+export async function eventObjectsFor(api: TestApi, storeId: string, type: string, objectId: string) {
+  return (await eventsFor(api, storeId, type, objectId)).map((event) => event.data.object);
 }
