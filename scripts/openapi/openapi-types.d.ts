@@ -1003,7 +1003,7 @@ export interface components {
       /** @description The abandoned-order e-mail; null when none is due (the store’s is off, or the order was never abandoned). */
       recovery_email: {
         /**
-         * @description `pending`: waiting for its time (abandonment + the store’s delay) or a retry; `sent`; `failed`: refused permanently or out of retries; `skipped`: not sent, because the service has no SMTP_URL or the order was paid or canceled first.
+         * @description `pending`: waiting for its time (abandonment + the store’s delay) or a retry; `sent`; `failed`: refused permanently or out of retries; `skipped`: not sent, because the service has no SMTP_URL, a test-mode order’s address is not in STOREFRONT_TEST_MAIL_ALLOW, or the order was paid or canceled first.
          * @enum {string}
          */
         status: 'pending' | 'sent' | 'failed' | 'skipped';

@@ -38,6 +38,11 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
   emailRetryScheduleMs: number[];
+  /**
+   * STOREFRONT_TEST_MAIL_ALLOW: lower-case addresses and `@domain`s that e-mails about a test-mode order
+   * placed anonymously (a page visitor) may reach; nobody else gets one (no relay for strangers).
+   */
+  testMailAllow: string[];
 }
 
 export interface SmtpSettings {
@@ -283,5 +288,22 @@ export function loadConfig(env: Env = process.env): Config {
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+    testMailAllow: parseTestMailAllow(env.STOREFRONT_TEST_MAIL_ALLOW),
   };
+}
+
+/** A comma list of addresses (`ana@loja.com.br`) and domains (`@loja.com.br`); empty when unset. */
+function parseTestMailAllow(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!/^[^\s@]*@[^\s@]+\.[^\s@]+$/.test(entry))
+      throw new ConfigError(
+        'STOREFRONT_TEST_MAIL_ALLOW',
+        `"${entry}" is neither an address (ana@loja.com.br) nor a domain (@loja.com.br)`,
+      );
+  }
+  return entries;
 }

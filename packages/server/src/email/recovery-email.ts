@@ -12,22 +12,48 @@ import { RECOVERY_QUEUE } from './email-queue.js';
 import type { ComposedEmail } from './template.js';
 import { composeRecoveryEmail } from './template.js';
 
+/** Whether `address` is one STOREFRONT_TEST_MAIL_ALLOW names, itself or by its domain. */
+export function testMailAllowed(allow: readonly string[], address: string): boolean {
+  const lower = address.toLowerCase();
+  return allow.some((entry) => (entry.startsWith('@') ? lower.endsWith(entry) : lower === entry));
+}
+
+/** Why an order's recovery e-mail is not to be sent, or null when it is. */
+function skipReason(
+  order: OrdersTable,
+  mail: Pick<Config, 'smtp' | 'testMailAllow'>,
+  dueNow: boolean,
+): string | null {
+  if (mail.smtp === null) return 'The service has no SMTP_URL: nothing is sent.';
+  // Anyone who opens a test-mode page can place an order with any address: the sweep does not relay
+  // for strangers. The simulation is a key holder's act and sends like simulate_payment.
+  const email = (JSON.parse(order.customer) as Customer).email ?? '';
+  if (order.livemode === 0 && !dueNow && !testMailAllowed(mail.testMailAllow, email))
+    return 'A test-mode order placed on the page is e-mailed only to the addresses in STOREFRONT_TEST_MAIL_ALLOW.';
+  return null;
+}
+
 /**
  * Queues an abandoned order's recovery e-mail in the transaction that abandons it, when its store has
  * the e-mail on: due `delay_minutes` after the abandonment, or now (`dueNow`, the test-mode
- * simulation). No SMTP_URL: `skipped`. The job's key is the order, so there is at most one per order.
- * Returns the row as it now is.
+ * simulation). No SMTP_URL, or a test order's stranger: `skipped`. The job's key is the order, so
+ * there is at most one per order. Returns the row as it now is.
  */
 export async function queueRecoveryEmail(
   trx: Kysely<Database>,
   order: OrdersTable,
   store: Pick<StoresTable, 'recovery_email_enabled' | 'recovery_email_delay_minutes'>,
-  mail: Pick<Config, 'smtp'>,
+  mail: Pick<Config, 'smtp' | 'testMailAllow'>,
   dueNow: boolean,
 ): Promise<OrdersTable> {
   if (store.recovery_email_enabled !== 1 || order.abandoned_at === null) return order;
-  const status = mail.smtp === null ? 'skipped' : 'pending';
-  await trx.updateTable('orders').set({ recovery_email_status: status }).where('id', '=', order.id).execute();
+  const reason = skipReason(order, mail, dueNow);
+  const status = reason === null ? 'pending' : 'skipped';
+  await trx
+    .updateTable('orders')
+    .set({ recovery_email_status: status, recovery_email_last_error: reason })
+    .where('id', '=', order.id)
+    .execute();
   if (status === 'pending') {
     const now = nowIso();
     const due = dueNow
@@ -45,7 +71,7 @@ export async function queueRecoveryEmail(
       })
       .execute();
   }
-  return { ...order, recovery_email_status: status };
+  return { ...order, recovery_email_status: status, recovery_email_last_error: reason };
 }
 
 /**

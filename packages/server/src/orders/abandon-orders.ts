@@ -13,7 +13,7 @@ export const ABANDON_AFTER_MS = 30 * 60_000;
 
 const BATCH = 100;
 
-export type AbandonConfig = OrderLinkConfig & Pick<Config, 'smtp'>;
+export type AbandonConfig = OrderLinkConfig & Pick<Config, 'smtp' | 'testMailAllow'>;
 
 /**
  * pending → abandoned with `order.abandoned`, and its recovery e-mail queued when the store has it

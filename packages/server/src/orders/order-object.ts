@@ -111,7 +111,7 @@ export const Order = Type.Object(
             [Type.Literal('pending'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped')],
             {
               description:
-                '`pending`: waiting for its time (abandonment + the store’s delay) or a retry; `sent`; `failed`: refused permanently or out of retries; `skipped`: not sent, because the service has no SMTP_URL or the order was paid or canceled first.',
+                '`pending`: waiting for its time (abandonment + the store’s delay) or a retry; `sent`; `failed`: refused permanently or out of retries; `skipped`: not sent, because the service has no SMTP_URL, a test-mode order’s address is not in STOREFRONT_TEST_MAIL_ALLOW, or the order was paid or canceled first.',
             },
           ),
           sent_at: Nullable(Timestamp),

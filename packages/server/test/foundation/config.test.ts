@@ -28,6 +28,20 @@ describe('configuration from the environment', () => {
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config).toMatchObject({ pspConnectTimeoutMs: 5000, pspRequestTimeoutMs: 15_000 });
     expect(config.pixReconcileScheduleMs).toEqual([15_000, 60_000, 300_000]);
+    expect(config.testMailAllow).toEqual([]);
+  });
+
+  it('takes STOREFRONT_TEST_MAIL_ALLOW as addresses and @domains, and refuses anything else by name', () => {
+    const config = loadConfig({
+      DATABASE_URL: sqlite(),
+      STOREFRONT_TEST_MAIL_ALLOW: ' Ana@Loja.com.br, @equipe.example.com ,',
+    });
+    expect(config.testMailAllow).toEqual(['ana@loja.com.br', '@equipe.example.com']);
+    for (const bad of ['loja.com.br', 'ana@', '@localhost', 'a b@loja.com.br']) {
+      expect(() => loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_TEST_MAIL_ALLOW: bad })).toThrow(
+        /^STOREFRONT_TEST_MAIL_ALLOW: /,
+      );
+    }
   });
 
   it('takes the live Pix timeouts and reconcile schedule, at their bounds', () => {

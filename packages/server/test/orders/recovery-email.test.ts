@@ -25,8 +25,8 @@ afterAll(() => smtp.close());
 const mailOf = (orderId: string): ReceivedMail[] =>
   smtp.messages.filter((m) => m.parsed.messageId === `<order-${orderId}-recovery@${FROM_DOMAIN}>`);
 
-async function place(api: TestApi, shop: Shop) {
-  const { res, token } = await placeOrder(api, shop);
+async function place(api: TestApi, shop: Shop, body: Record<string, unknown> = {}) {
+  const { res, token } = await placeOrder(api, shop, body);
   expect(res.status, res.text).toBe(201);
   return { token: token!, id: await orderIdOf(api, token!) };
 }
@@ -149,6 +149,24 @@ describeEachDatabase(
       );
     });
 
+    it('no relay for strangers: the sweep mails a test order only to allowed addresses; the simulation, a key holder’s act, mails anyone', async () => {
+      const stranger = await place(api, shop, { email: 'alguem@outro.example.net' });
+      const allowed = await place(api, shop, { email: 'Equipe@Example.com' });
+      await abandonDueOrders(api.db, api.config, new Date(Date.now() + 31 * MINUTE));
+      expect((await getOrder(stranger.id)).recovery_email).toEqual({ status: 'skipped', sent_at: null });
+      expect(await jobOf(stranger.id)).toBeUndefined();
+      expect((await getOrder(allowed.id)).recovery_email.status).toBe('pending');
+
+      const simulated = await place(api, shop, { email: 'alguem@outro.example.net' });
+      await api.as(shop.key).post(`/orders/${simulated.id}/simulate_abandonment`);
+      const [mail] = await eventually(async () => {
+        const found = mailOf(simulated.id);
+        return found.length > 0 ? found : undefined;
+      });
+      expect(mail!.to).toEqual(['alguem@outro.example.net']);
+      expect(mailOf(stranger.id)).toHaveLength(0);
+    });
+
     it('never after payment or cancel: a waiting e-mail is dropped as skipped, and nothing arrives', async () => {
       const paid = await place(api, shop);
       const canceled = await place(api, shop);
@@ -193,6 +211,8 @@ describeEachDatabase(
     config: {
       smtp: smtp.settings(`Loja do Zé <vendas@${FROM_DOMAIN}>`),
       orderRateLimitPerMinute: 1000,
+      // The buyer of these tests (maria@example.com) may be mailed about test orders.
+      testMailAllow: ['@example.com'],
     },
   },
 );
