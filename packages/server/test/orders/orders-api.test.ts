@@ -1,6 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { abandonDueOrders } from '../../src/orders/abandon-orders.js';
 import { newUuid } from '../../src/common/ids.js';
+import { startNodeDuties } from '../../src/service.js';
+import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { BUYER, chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
@@ -225,6 +227,28 @@ describeEachDatabase('orders as an API resource', (api) => {
     expect(await eventObjectsFor(api, sweepShop.storeId, 'order.abandoned', id)).toHaveLength(1);
     expect(await eventObjectsFor(api, sweepShop.storeId, 'order.abandoned', paid.id)).toEqual([]);
   });
+
+  it('the node runs the sweep by itself: an order placed over 30 minutes ago is abandoned within a sweep interval', async () => {
+    const { id } = await place();
+    // Placed 31 minutes ago, as far as the database knows.
+    await api.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 31 * MINUTE).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    const duties = startNodeDuties({ db: api.db, config: { ...api.config, worker: 'off' }, log: silentLog });
+    try {
+      const order = await eventually(async () => {
+        const current = await getOrder(id);
+        return current.status === 'abandoned' ? current : undefined;
+      }, 20_000);
+      expect(await eventObjectsFor(api, shop.storeId, 'order.abandoned', id)).toEqual([
+        { ...order, order_url: expect.stringMatching(/\/p\/o\/[A-Za-z0-9_-]{22}$/) },
+      ]);
+    } finally {
+      await duties.stop();
+    }
+  }, 30_000);
 
   it('an abandoned order paid through a renewed Pix is paid and recovered, and so is its sale', async () => {
     const { token, id } = await place();
