@@ -134,6 +134,13 @@ describeEachDatabase('tracking without a browser', (api) => {
     const token = (res.json.order_url as string).split('/').pop()!;
     const order = (await api.as(shop.key).get(`/orders/${await orderIdOf(api, token)}`)).body;
     expect(order.tracking).toEqual({ utm_source: 'y'.repeat(200), gclid: 'g'.repeat(200) });
+
+    // Junk is bounded before anything is kept: more than 30 parameters, or one over 2000 characters.
+    const junk = async (tracking: unknown) =>
+      (await pageRequest(api, 'POST', `${shop.pagePath}/orders`, { ...BUYER, bump: false, tracking })).status;
+    expect(await junk(Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`p${i}`, 'x'])))).toBe(400);
+    expect(await junk({ utm_source: 'x'.repeat(2001) })).toBe(400);
+    expect(await junk({ utm_source: 'x'.repeat(2000) })).toBe(201);
   });
 
   it('POST /payments/pix takes tracking; its sale and events carry it', async () => {
