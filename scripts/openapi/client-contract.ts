@@ -224,6 +224,30 @@ export function checks(): unknown[] {
     const keys: KeysMatch<Client.EventListParams, Query<'/events'>> = true;
     out.push(serverToClient, clientToServer, keys);
   }
+  {
+    const serverToClient: Client.Order = server<Schemas['Order']>();
+    const clientToServer: Schemas['Order'] = client<Client.Order>();
+    const keys: KeysMatch<Client.Order, Schemas['Order']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.OrderListParams = server<Query<'/orders'>>();
+    const clientToServer: Query<'/orders'> = client<Client.OrderListParams>();
+    const keys: KeysMatch<Client.OrderListParams, Query<'/orders'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.Store = server<Schemas['Store']>();
+    const clientToServer: Schemas['Store'] = client<Client.Store>();
+    const keys: KeysMatch<Client.Store, Schemas['Store']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.StoreUpdateParams = server<Body<'/store', 'patch'>>();
+    const clientToServer: Body<'/store', 'patch'> = client<Client.StoreUpdateParams>();
+    const keys: KeysMatch<Client.StoreUpdateParams, Body<'/store', 'patch'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
   // Guards against a request type collapsing to `never` or `unknown` unnoticed.
   const minimalPix: Body<'/payments/pix', 'post'> = { amount: 10 };
   const minimalProduct: Body<'/products', 'post'> = { nome: 'x', preco: 1 };

@@ -201,6 +201,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List purchase-page orders of the key’s mode, newest first, with optional filters
+     * @description Requires an API key with the `orders:read` scope.
+     */
+    get: operations['listOrders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/orders/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve an order
+     * @description Requires an API key with the `orders:read` scope.
+     */
+    get: operations['getOrder'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/orders/{id}/simulate_abandonment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: a pending order is abandoned at once (order.abandoned), its recovery e-mail sent at once when the store has it on
+     * @description Requires an API key with the `orders:write` scope.
+     */
+    post: operations['simulateOrderAbandonment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payments/pix': {
     parameters: {
       query?: never;
@@ -477,6 +537,30 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/store': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve the key’s store and its settings (API 1.2.0)
+     * @description Requires an API key with the `store:read` scope.
+     */
+    get: operations['getStore'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update the store’s name and settings; only the fields sent change (API 1.2.0)
+     * @description Requires an API key with the `store:write` scope.
+     */
+    patch: operations['updateStore'];
     trace?: never;
   };
   '/webhooks': {
@@ -792,6 +876,8 @@ export interface components {
         | 'sale.approved'
         | 'sale.refunded'
         | 'sale.refund_failed'
+        | 'order.created'
+        | 'order.abandoned'
         | 'webhook.test';
       /**
        * Format: date-time
@@ -803,6 +889,145 @@ export interface components {
         /** @description The resource, as its own endpoint returns it. */
         object: unknown;
       };
+    };
+    /**
+     * Order
+     * @example {
+     *       "object": "order",
+     *       "id": "2917b41c-1734-4f61-ab68-5e1e2ea7b435",
+     *       "status": "pending",
+     *       "product_id": "db9a2f50-9fca-4738-a326-05a9a983715e",
+     *       "items": [
+     *         {
+     *           "product_id": "dc661d01-82af-4acb-a650-1bf36ed041a4",
+     *           "nome": "Curso de Violão",
+     *           "amount": 49.9,
+     *           "kind": "product"
+     *         }
+     *       ],
+     *       "coupon": null,
+     *       "amount": 49.9,
+     *       "customer": {
+     *         "name": "Checkout Black Friday",
+     *         "email": "maria@example.com.br",
+     *         "whatsapp": "+5511987654321",
+     *         "document": "12345678909"
+     *       },
+     *       "tracking": {
+     *         "utm_source": "facebook",
+     *         "utm_campaign": "black-friday",
+     *         "fbclid": "IwAR0abc"
+     *       },
+     *       "pix_charge_id": null,
+     *       "sale_id": null,
+     *       "recovered": false,
+     *       "recovery_email": null,
+     *       "created_at": "2026-11-22T10:00:00.000Z",
+     *       "paid_at": null,
+     *       "abandoned_at": "2026-11-22T10:00:00.000Z"
+     *     }
+     */
+    Order: {
+      /** @enum {string} */
+      object: 'order';
+      /** Format: uuid */
+      id: string;
+      /**
+       * @description `pending`: waiting for its Pix; `paid`; `abandoned`: unpaid 30 minutes after it was placed (still payable: the buyer can renew the Pix on the order page); `canceled`: the store canceled its Pix.
+       * @enum {string}
+       */
+      status: 'pending' | 'paid' | 'abandoned' | 'canceled';
+      /** Format: uuid */
+      product_id: string;
+      items: {
+        /** Format: uuid */
+        product_id: string;
+        nome: string;
+        /** @description BRL paid for this item (the main product after any coupon). */
+        amount: number;
+        /** @enum {string} */
+        kind: 'product' | 'order_bump';
+      }[];
+      coupon: {
+        code: string;
+        /** @description BRL taken off the main product. */
+        discount: number;
+      } | null;
+      /** @example 109.9 */
+      amount: number;
+      customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
+        /** Format: email */
+        email?: string;
+        /**
+         * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+         * @example +5511987654321
+         */
+        whatsapp?: string;
+        /**
+         * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+         * @example 123.456.789-09
+         */
+        document?: string;
+      };
+      /**
+       * Tracking
+       * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+       * @example {
+       *       "utm_source": "facebook",
+       *       "utm_campaign": "black-friday",
+       *       "fbclid": "IwAR0abc"
+       *     }
+       */
+      tracking: {
+        utm_source?: string;
+        utm_medium?: string;
+        utm_campaign?: string;
+        utm_term?: string;
+        utm_content?: string;
+        src?: string;
+        sck?: string;
+        fbclid?: string;
+        gclid?: string;
+      };
+      /** @description The current charge: a renewed Pix replaces it. */
+      pix_charge_id: string | null;
+      /** Format: uuid */
+      sale_id: string | null;
+      /** @description Paid after it was abandoned. */
+      recovered: boolean;
+      /** @description The abandoned-order e-mail; null when none is due (the store’s is off, or the order was never abandoned). */
+      recovery_email: {
+        /**
+         * @description `pending`: waiting for its time (abandonment + the store’s delay) or a retry; `sent`; `failed`: refused permanently or out of retries; `skipped`: not sent, because the service has no SMTP_URL, a test-mode order’s address is not in STOREFRONT_TEST_MAIL_ALLOW, or the order was paid or canceled first.
+         * @enum {string}
+         */
+        status: 'pending' | 'sent' | 'failed' | 'skipped';
+        /**
+         * Format: date-time
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        sent_at: string | null;
+      } | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      paid_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      abandoned_at: string | null;
     };
     /**
      * Pix charge
@@ -818,6 +1043,11 @@ export interface components {
      *         "pedido": "1042"
      *       },
      *       "product_id": null,
+     *       "tracking": {
+     *         "utm_source": "facebook",
+     *         "utm_campaign": "black-friday",
+     *         "fbclid": "IwAR0abc"
+     *       },
      *       "expires_at": "2026-11-22T10:00:00.000Z",
      *       "paid_at": null,
      *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -874,6 +1104,26 @@ export interface components {
        * @description The product sold, if the charge names one.
        */
       product_id: string | null;
+      /**
+       * Tracking
+       * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+       * @example {
+       *       "utm_source": "facebook",
+       *       "utm_campaign": "black-friday",
+       *       "fbclid": "IwAR0abc"
+       *     }
+       */
+      tracking: {
+        utm_source?: string;
+        utm_medium?: string;
+        utm_campaign?: string;
+        utm_term?: string;
+        utm_content?: string;
+        src?: string;
+        sck?: string;
+        fbclid?: string;
+        gclid?: string;
+      };
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -990,6 +1240,12 @@ export interface components {
      *         }
      *       ],
      *       "coupon": null,
+     *       "tracking": {
+     *         "utm_source": "facebook",
+     *         "utm_campaign": "black-friday",
+     *         "fbclid": "IwAR0abc"
+     *       },
+     *       "recovered": false,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "refunded_at": null,
@@ -1053,6 +1309,28 @@ export interface components {
         /** @description BRL taken off the main product. */
         discount: number;
       } | null;
+      /**
+       * Tracking
+       * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+       * @example {
+       *       "utm_source": "facebook",
+       *       "utm_campaign": "black-friday",
+       *       "fbclid": "IwAR0abc"
+       *     }
+       */
+      tracking: {
+        utm_source?: string;
+        utm_medium?: string;
+        utm_campaign?: string;
+        utm_term?: string;
+        utm_content?: string;
+        src?: string;
+        sck?: string;
+        fbclid?: string;
+        gclid?: string;
+      };
+      /** @description Its purchase-page order was paid after being abandoned (API 1.2.0). */
+      recovered: boolean;
       livemode: boolean;
       /**
        * Format: date-time
@@ -1107,6 +1385,66 @@ export interface components {
       } | null;
     };
     /**
+     * Store
+     * @example {
+     *       "object": "store",
+     *       "id": "01f62809-7ca1-417f-aa60-5f19b5569e64",
+     *       "name": "Checkout Black Friday",
+     *       "handle": "handle",
+     *       "checkout_mode": "test",
+     *       "timezone": "America/Sao_Paulo",
+     *       "recovery_email": {
+     *         "enabled": false,
+     *         "delay_minutes": 15,
+     *         "subject": "subject",
+     *         "body": "body"
+     *       },
+     *       "conversions": {
+     *         "meta": null
+     *       }
+     *     }
+     */
+    Store: {
+      /** @enum {string} */
+      object: 'store';
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description The first segment of the store’s purchase pages (`/p/<handle>/…`). */
+      handle: string;
+      /**
+       * @description How the purchase pages charge buyers; changed with the CLI only.
+       * @enum {string}
+       */
+      checkout_mode: 'test' | 'live';
+      /**
+       * @description IANA time zone the store’s days are counted in.
+       * @example America/Sao_Paulo
+       */
+      timezone: string;
+      /** @description The abandoned-order e-mail: at most one per order, sent `delay_minutes` after the order is abandoned unless it was paid or canceled first. */
+      recovery_email: {
+        /** @description Off by default. */
+        enabled: boolean;
+        /** @description Minutes after the abandonment, 15 to 10080 (7 days); default 60. */
+        delay_minutes: number;
+        /** @description The subject, up to 200 characters. Placeholders: `{{nome}}`, `{{produto}}`, `{{valor}}` (R$ 1.234,56), `{{link_pagamento}}` (the order page, where an expired Pix is renewed) and `{{loja}}`. */
+        subject: string;
+        /** @description Plain text, up to 10000 characters. Placeholders: `{{nome}}`, `{{produto}}`, `{{valor}}` (R$ 1.234,56), `{{link_pagamento}}` (the order page, where an expired Pix is renewed) and `{{loja}}`. */
+        body: string;
+      };
+      conversions: {
+        meta: {
+          /** @example 123456789012345 */
+          pixel_id: string;
+          /** @description The access token is write-only: this says one is kept. */
+          access_token_set: boolean;
+          test_event_code: string | null;
+          browser_pixel: boolean;
+        } | null;
+      };
+    };
+    /**
      * Webhook delivery attempt
      * @example {
      *       "object": "webhook_delivery",
@@ -1147,6 +1485,8 @@ export interface components {
         | 'sale.approved'
         | 'sale.refunded'
         | 'sale.refund_failed'
+        | 'order.created'
+        | 'order.abandoned'
         | 'webhook.test';
       /** @description 1 for the first attempt, then 2, 3… for retries. */
       attempt: number;
@@ -1234,6 +1574,8 @@ export interface components {
         | 'sale.approved'
         | 'sale.refunded'
         | 'sale.refund_failed'
+        | 'order.created'
+        | 'order.abandoned'
       )[];
       /**
        * Format: date-time
@@ -1285,6 +1627,8 @@ export interface components {
         | 'sale.approved'
         | 'sale.refunded'
         | 'sale.refund_failed'
+        | 'order.created'
+        | 'order.abandoned'
       )[];
       /**
        * Format: date-time
@@ -3113,6 +3457,8 @@ export interface operations {
           | 'sale.approved'
           | 'sale.refunded'
           | 'sale.refund_failed'
+          | 'order.created'
+          | 'order.abandoned'
           | 'webhook.test';
       };
       header?: never;
@@ -3356,6 +3702,477 @@ export interface operations {
       };
     };
   };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-100. */
+        limit?: number;
+        /** @description Opaque cursor: the `next_cursor` of the previous page. */
+        starting_after?: string;
+        status?: 'pending' | 'paid' | 'abandoned' | 'canceled';
+        /** @description Only orders of this (main) product. */
+        product_id?: string;
+        /** @description Only orders placed at or after this instant. */
+        'created[gte]'?: string;
+        /** @description Only orders placed at or before this instant. */
+        'created[lte]'?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of order objects, newest first. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "order",
+           *           "id": "2917b41c-1734-4f61-ab68-5e1e2ea7b435",
+           *           "status": "pending",
+           *           "product_id": "db9a2f50-9fca-4738-a326-05a9a983715e",
+           *           "items": [
+           *             {
+           *               "product_id": "dc661d01-82af-4acb-a650-1bf36ed041a4",
+           *               "nome": "Curso de Violão",
+           *               "amount": 49.9,
+           *               "kind": "product"
+           *             }
+           *           ],
+           *           "coupon": null,
+           *           "amount": 49.9,
+           *           "customer": {
+           *             "name": "Checkout Black Friday",
+           *             "email": "maria@example.com.br",
+           *             "whatsapp": "+5511987654321",
+           *             "document": "12345678909"
+           *           },
+           *           "tracking": {
+           *             "utm_source": "facebook",
+           *             "utm_campaign": "black-friday",
+           *             "fbclid": "IwAR0abc"
+           *           },
+           *           "pix_charge_id": null,
+           *           "sale_id": null,
+           *           "recovered": false,
+           *           "recovery_email": null,
+           *           "created_at": "2026-11-22T10:00:00.000Z",
+           *           "paid_at": null,
+           *           "abandoned_at": "2026-11-22T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            object: 'list';
+            data: components['schemas']['Order'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "order",
+           *       "id": "2917b41c-1734-4f61-ab68-5e1e2ea7b435",
+           *       "status": "pending",
+           *       "product_id": "db9a2f50-9fca-4738-a326-05a9a983715e",
+           *       "items": [
+           *         {
+           *           "product_id": "dc661d01-82af-4acb-a650-1bf36ed041a4",
+           *           "nome": "Curso de Violão",
+           *           "amount": 49.9,
+           *           "kind": "product"
+           *         }
+           *       ],
+           *       "coupon": null,
+           *       "amount": 49.9,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "pix_charge_id": null,
+           *       "sale_id": null,
+           *       "recovered": false,
+           *       "recovery_email": null,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
+           *       "abandoned_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateOrderAbandonment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "order",
+           *       "id": "2917b41c-1734-4f61-ab68-5e1e2ea7b435",
+           *       "status": "pending",
+           *       "product_id": "db9a2f50-9fca-4738-a326-05a9a983715e",
+           *       "items": [
+           *         {
+           *           "product_id": "dc661d01-82af-4acb-a650-1bf36ed041a4",
+           *           "nome": "Curso de Violão",
+           *           "amount": 49.9,
+           *           "kind": "product"
+           *         }
+           *       ],
+           *       "coupon": null,
+           *       "amount": 49.9,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "pix_charge_id": null,
+           *       "sale_id": null,
+           *       "recovered": false,
+           *       "recovery_email": null,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "paid_at": null,
+           *       "abandoned_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listPixCharges: {
     parameters: {
       query?: {
@@ -3397,6 +4214,11 @@ export interface operations {
            *             "pedido": "1042"
            *           },
            *           "product_id": null,
+           *           "tracking": {
+           *             "utm_source": "facebook",
+           *             "utm_campaign": "black-friday",
+           *             "fbclid": "IwAR0abc"
+           *           },
            *           "expires_at": "2026-11-22T10:00:00.000Z",
            *           "paid_at": null,
            *           "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -3576,6 +4398,26 @@ export interface operations {
            * @description An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.
            */
           product_id?: string;
+          /**
+           * Tracking
+           * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+           * @example {
+           *       "utm_source": "facebook",
+           *       "utm_campaign": "black-friday",
+           *       "fbclid": "IwAR0abc"
+           *     }
+           */
+          tracking?: {
+            utm_source?: string;
+            utm_medium?: string;
+            utm_campaign?: string;
+            utm_term?: string;
+            utm_content?: string;
+            src?: string;
+            sck?: string;
+            fbclid?: string;
+            gclid?: string;
+          };
         };
       };
     };
@@ -3588,7 +4430,7 @@ export interface operations {
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
-          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`, `product_id`). Absent on an identical retry. */
+          /** @description Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`, `product_id`, `tracking`). Absent on an identical retry. */
           'External-Id-Mismatch'?: string;
           [name: string]: unknown;
         };
@@ -3606,6 +4448,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -3645,6 +4492,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -3814,6 +4666,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -3944,6 +4801,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -4074,6 +4936,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -4243,6 +5110,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -4399,6 +5271,11 @@ export interface operations {
            *         "pedido": "1042"
            *       },
            *       "product_id": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
            *       "expires_at": "2026-11-22T10:00:00.000Z",
            *       "paid_at": null,
            *       "canceled_at": "2026-11-22T10:00:00.000Z",
@@ -5423,6 +6300,12 @@ export interface operations {
            *             }
            *           ],
            *           "coupon": null,
+           *           "tracking": {
+           *             "utm_source": "facebook",
+           *             "utm_campaign": "black-friday",
+           *             "fbclid": "IwAR0abc"
+           *           },
+           *           "recovered": false,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "refunded_at": null,
@@ -5569,6 +6452,12 @@ export interface operations {
            *         }
            *       ],
            *       "coupon": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "recovered": false,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -5705,6 +6594,12 @@ export interface operations {
            *         }
            *       ],
            *       "coupon": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "recovered": false,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -5880,6 +6775,12 @@ export interface operations {
            *         }
            *       ],
            *       "coupon": null,
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "recovered": false,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -5959,6 +6860,283 @@ export interface operations {
         };
       };
       /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "store",
+           *       "id": "01f62809-7ca1-417f-aa60-5f19b5569e64",
+           *       "name": "Checkout Black Friday",
+           *       "handle": "handle",
+           *       "checkout_mode": "test",
+           *       "timezone": "America/Sao_Paulo",
+           *       "recovery_email": {
+           *         "enabled": false,
+           *         "delay_minutes": 15,
+           *         "subject": "subject",
+           *         "body": "body"
+           *       },
+           *       "conversions": {
+           *         "meta": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Store'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateStore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Checkout Black Friday"
+         *     }
+         */
+        'application/json': {
+          /** @description The store’s name, 1-200 characters. */
+          name?: string;
+          /** @description An IANA time zone name, such as `America/Sao_Paulo` or `America/Manaus`. */
+          timezone?: string;
+          /** @description Only the fields sent change. */
+          recovery_email?: {
+            enabled?: boolean;
+            /** @description Minutes after the abandonment, 15 to 10080 (7 days); default 60. */
+            delay_minutes?: number;
+            /** @description Null restores the default subject. */
+            subject?: string | null;
+            /** @description Null restores the default text. */
+            body?: string | null;
+          };
+          conversions?: {
+            /** @description Meta Conversions API; null removes it (and its token). */
+            meta?: {
+              pixel_id?: string;
+              /** @description Write-only: kept encrypted, never returned. Required the first time; omit it to keep the one set. */
+              access_token?: string;
+              /** @description Meta’s test events code, or null. */
+              test_event_code?: string | null;
+              browser_pixel?: boolean;
+            } | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The store. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "store",
+           *       "id": "01f62809-7ca1-417f-aa60-5f19b5569e64",
+           *       "name": "Checkout Black Friday",
+           *       "handle": "handle",
+           *       "checkout_mode": "test",
+           *       "timezone": "America/Sao_Paulo",
+           *       "recovery_email": {
+           *         "enabled": false,
+           *         "delay_minutes": 15,
+           *         "subject": "subject",
+           *         "body": "body"
+           *       },
+           *       "conversions": {
+           *         "meta": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Store'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6177,6 +7355,8 @@ export interface operations {
             | 'sale.approved'
             | 'sale.refunded'
             | 'sale.refund_failed'
+            | 'order.created'
+            | 'order.abandoned'
           )[];
           /** @description Internal label. */
           description?: string | null;
@@ -6624,6 +7804,8 @@ export interface operations {
             | 'sale.approved'
             | 'sale.refunded'
             | 'sale.refund_failed'
+            | 'order.created'
+            | 'order.abandoned'
           )[];
           /** @description Internal label. */
           description?: string | null;

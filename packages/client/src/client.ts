@@ -3,9 +3,11 @@ import { RequestCore } from './core/request.js';
 import { Checkouts } from './resources/checkouts.js';
 import { Coupons } from './resources/coupons.js';
 import { Events } from './resources/events.js';
+import { Orders } from './resources/orders.js';
 import { Pix } from './resources/pix.js';
 import { Products } from './resources/products.js';
 import { Sales } from './resources/sales.js';
+import { StoreResource } from './resources/store.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
 /**
@@ -22,6 +24,8 @@ export class Storefront {
   readonly products: Products;
   readonly checkouts: Checkouts;
   readonly coupons: Coupons;
+  readonly orders: Orders;
+  readonly store: StoreResource;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
 
@@ -32,6 +36,8 @@ export class Storefront {
     this.products = new Products(core);
     this.checkouts = new Checkouts(core);
     this.coupons = new Coupons(core);
+    this.orders = new Orders(core);
+    this.store = new StoreResource(core);
     this.webhookEndpoints = new WebhookEndpoints(core);
     this.events = new Events(core);
   }

@@ -20,9 +20,11 @@ export {
 export { Checkouts } from './resources/checkouts.js';
 export { Coupons } from './resources/coupons.js';
 export { Events } from './resources/events.js';
+export { Orders } from './resources/orders.js';
 export { Pix } from './resources/pix.js';
 export { Products } from './resources/products.js';
 export { Sales } from './resources/sales.js';
+export { StoreResource } from './resources/store.js';
 export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -36,8 +38,10 @@ export type { WebhookHeaders } from './webhooks/headers.js';
 export type * from './types/checkout.js';
 export type * from './types/coupon.js';
 export type * from './types/event.js';
+export type * from './types/order.js';
 export type * from './types/pix.js';
 export type * from './types/product.js';
 export type * from './types/sale.js';
 export type * from './types/shared.js';
+export type * from './types/store.js';
 export type * from './types/webhook-endpoint.js';

@@ -213,6 +213,27 @@ describe('resource routes', () => {
     ['coupons.list', () => client.coupons.list({ active: true }), 'GET', '/coupons?active=true'],
     ['coupons.archive', () => client.coupons.archive('cpn_1'), 'POST', '/coupons/cpn_1/archive'],
     [
+      'orders.list',
+      () => client.orders.list({ status: 'abandoned', 'created[gte]': '2026-11-01T00:00:00.000Z' }),
+      'GET',
+      '/orders?status=abandoned&created%5Bgte%5D=2026-11-01T00%3A00%3A00.000Z',
+    ],
+    ['orders.retrieve', () => client.orders.retrieve('o1'), 'GET', '/orders/o1'],
+    [
+      'orders.simulateAbandonment',
+      () => client.orders.simulateAbandonment('o1'),
+      'POST',
+      '/orders/o1/simulate_abandonment',
+    ],
+    ['store.retrieve', () => client.store.retrieve(), 'GET', '/store'],
+    [
+      'store.update',
+      () => client.store.update({ recovery_email: { enabled: true, delay_minutes: 30 } }),
+      'PATCH',
+      '/store',
+      { recovery_email: { enabled: true, delay_minutes: 30 } },
+    ],
+    [
       'pix.simulateExpiration',
       () => client.pix.simulateExpiration('pix_1'),
       'POST',

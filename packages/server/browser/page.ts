@@ -51,6 +51,23 @@ function fieldError(field: string, message: string | null): void {
   show(byId(`${field}-error`), message);
 }
 
+/**
+ * The campaign parameters of this page's own URL (the keys the server names on the form), sent with
+ * the order. Cut to 200 characters, as the server keeps them; NUL, which no text field may hold, is
+ * dropped.
+ */
+function urlTracking(form: HTMLFormElement): Record<string, string> {
+  const params = new URLSearchParams(window.location.search);
+  const tracking: Record<string, string> = {};
+  for (const key of (form.dataset.trackingKeys ?? '').split(' ')) {
+    const value = Array.from((params.get(key) ?? '').split('\u0000').join(''))
+      .slice(0, 200)
+      .join('');
+    if (key && value) tracking[key] = value;
+  }
+  return tracking;
+}
+
 function productPage(form: HTMLFormElement): void {
   const value = (id: string) => byId<HTMLInputElement>(id)?.value ?? '';
   const bump = byId<HTMLInputElement>('bump');
@@ -107,6 +124,7 @@ function productPage(form: HTMLFormElement): void {
         ...(value('whatsapp').trim() && { whatsapp: value('whatsapp') }),
         bump: !!bump?.checked,
         ...(coupon && { coupon }),
+        tracking: urlTracking(form),
       });
       if (status === 201) {
         window.location.assign((data as { order_url: string }).order_url);

@@ -28,6 +28,8 @@ import { attachLiveProviders } from './pix/live/live-providers.js';
 import { pixCallbackRoutes } from './pix/live/callback-routes.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
+import { ordersRoutes } from './orders/orders-routes.js';
+import { storeRoutes } from './stores/store-routes.js';
 import { prefixedId } from './common/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
@@ -154,6 +156,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(webhookDeliveriesRoutes);
       await v1.register(eventsRoutes);
       await v1.register(couponsRoutes);
+      await v1.register(ordersRoutes);
+      await v1.register(storeRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -12,7 +12,9 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
-import { startExpirySweeper } from './pix/expiry-sweeper.js';
+import { expireDueCharges } from './pix/expiry-sweeper.js';
+import { abandonDueOrders } from './orders/abandon-orders.js';
+import { startSweeper } from './common/sweeper.js';
 import { attachLiveProviders } from './pix/live/live-providers.js';
 import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
@@ -37,7 +39,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the live Pix reconciler, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the live Pix reconciler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -46,7 +48,14 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();
-  const pixExpiry = startExpirySweeper(db, (err) => log.warn({ err }, 'pix expiry sweep failed'));
+  const pixExpiry = startSweeper(
+    () => expireDueCharges(db),
+    (err) => log.warn({ err }, 'pix expiry sweep failed'),
+  );
+  const orderAbandonment = startSweeper(
+    () => abandonDueOrders(db, config),
+    (err) => log.warn({ err }, 'order abandonment sweep failed'),
+  );
   // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
   const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
   if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
@@ -67,6 +76,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     async stop() {
       clearInterval(maintenance);
       await pixExpiry.stop();
+      await orderAbandonment.stop();
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
       await mail?.stop();

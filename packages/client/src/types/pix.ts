@@ -1,3 +1,4 @@
+import type { Tracking } from './order.js';
 import type { Customer, ListParams, Metadata, Timestamp } from './shared.js';
 
 /** `canceled` since API 1.1.0. */
@@ -18,6 +19,8 @@ export interface PixCharge {
   metadata: Metadata | null;
   /** The product the charge sells, when it names one (API 1.1.0). */
   product_id: string | null;
+  /** Campaign parameters (API 1.2.0): a purchase page's, or those sent on creation; `{}` when none. */
+  tracking: Tracking;
   expires_at: Timestamp;
   paid_at: Timestamp | null;
   /** When the charge was canceled (API 1.1.0); null otherwise. */
@@ -48,6 +51,8 @@ export interface PixChargeCreateParams {
    * and the delivery e-mail uses the product's subject, body and access link.
    */
   product_id?: string;
+  /** Campaign parameters to carry to the charge, its sale and their events (API 1.2.0). */
+  tracking?: Tracking;
 }
 
 export interface PixChargeListParams extends ListParams {

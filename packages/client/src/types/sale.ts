@@ -1,3 +1,4 @@
+import type { Tracking } from './order.js';
 import type { Customer, ListParams, Timestamp } from './shared.js';
 
 export type SaleStatus = 'approved' | 'refunded';
@@ -33,6 +34,10 @@ export interface Sale {
   /** What a purchase-page order bought; empty for a charge created through the API. */
   items: SaleItem[];
   coupon: SaleCoupon | null;
+  /** Where the sale came from: its order's or charge's campaign parameters (API 1.2.0). */
+  tracking: Tracking;
+  /** Its purchase-page order was paid after being abandoned (API 1.2.0). */
+  recovered: boolean;
   livemode: boolean;
   created_at: Timestamp;
   refunded_at: Timestamp | null;

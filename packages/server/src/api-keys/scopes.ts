@@ -12,6 +12,10 @@ export const SCOPES = [
   'sales:write',
   'coupons:read',
   'coupons:write',
+  'orders:read',
+  'orders:write',
+  'store:read',
+  'store:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -372,3 +372,4 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
+

@@ -4,6 +4,7 @@ import { nowIso } from '../common/time.js';
 import { discountCents } from './coupon-object.js';
 import type { CouponsTable } from './coupon-object.js';
 import { findCouponByCode } from './coupons-repository.js';
+import { UNPAID } from '../orders/orders-repository.js';
 
 /** Why a buyer's coupon is refused, in the buyer's language. */
 export class CouponRefused extends Error {
@@ -30,7 +31,7 @@ export interface UsableCoupon {
 /**
  * The coupon a buyer typed, if it can be used now on this product, with the discount it gives; else
  * `CouponRefused` saying why. A limited coupon must have a redemption left that no pending order holds
- * (an order whose charge the store canceled holds none).
+ * (an abandoned one too; an order whose charge the store canceled holds none).
  */
 export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): Promise<UsableCoupon> {
   const now = nowIso();
@@ -46,21 +47,10 @@ export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): 
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('coupon_id', '=', coupon.id)
-      .where('status', '=', 'pending')
-      .where('hold_until', '>', now)
-      // A charge the store canceled can be neither paid nor renewed: its order holds nothing from the
-      // moment the cancel commits (one transaction, so no separate release to forget or to race).
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('pix_charges')
-              .select('pix_charges.id')
-              .whereRef('pix_charges.id', '=', 'orders.pix_charge_id')
-              .where('pix_charges.status', '=', 'canceled'),
-          ),
-        ),
-      );
+      // Unpaid orders, an abandoned one too (its buyer may renew the Pix). An order whose Pix the
+      // store canceled is `canceled` from that commit on, and holds nothing.
+      .where('status', 'in', UNPAID)
+      .where('hold_until', '>', now);
     if (input.exceptOrderId !== undefined) holds = holds.where('id', '<>', input.exceptOrderId);
     const held = Number((await holds.executeTakeFirstOrThrow()).n);
     if (coupon.times_redeemed + held >= coupon.max_redemptions)
@@ -71,7 +61,7 @@ export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): 
 
 /**
  * A limited coupon is never promised to more buyers than it has redemptions left: a pending order
- * holds one until its Pix expires or the store cancels it, and a redemption counts when the sale is
+ * holds one until its Pix expires or the store cancels it (a renewed Pix holds it again), and a redemption counts when the sale is
  * approved. So of ten buyers racing for the last five, five get the discount and the sixth is told at
  * once that the coupon ran out, before paying anything; nobody pays a discounted price the coupon can
  * no longer cover.

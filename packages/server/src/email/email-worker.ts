@@ -5,11 +5,13 @@ import type { WorkerLog } from '../webhooks/delivery/worker.js';
 import { onNewEvents } from '../webhooks/delivery/wake.js';
 import { claimDueEmails } from './claim-emails.js';
 import { loadDeliveryEmail } from './delivery-content.js';
-import type { EmailJobsTable } from './email-jobs.js';
+import { DELIVERY_QUEUE, RECOVERY_QUEUE } from './email-queue.js';
+import type { EmailJob, EmailQueue } from './email-queue.js';
 import { recipientOf } from './queue-delivery-email.js';
 import { abandonEmail, recordEmailAttempt } from './record-email.js';
+import { loadRecoveryEmail } from './recovery-email.js';
 import { createMailer } from './smtp-mailer.js';
-import type { MailerOptions } from './smtp-mailer.js';
+import type { MailerOptions, OutgoingEmail } from './smtp-mailer.js';
 import { composeDeliveryEmail } from './template.js';
 import { countEmail } from '../operations/metrics.js';
 import { startPollLoop } from '../common/poll-loop.js';
@@ -17,7 +19,8 @@ import { startPollLoop } from '../common/poll-loop.js';
 export interface EmailWorkerOptions extends MailerOptions {
   db: Kysely<Database>;
   smtp: SmtpSettings;
-  config: Pick<Config, 'emailRetryScheduleMs'>;
+  /** The retry schedule, and what links to an order's page (the recovery e-mail). */
+  config: Pick<Config, 'emailRetryScheduleMs' | 'secret' | 'publicUrl'>;
   log: WorkerLog;
   /** How often the database is polled when idle (default 1 s); API writes wake the worker sooner. */
   pollIntervalMs?: number;
@@ -40,8 +43,11 @@ export function messageIdFor(saleId: string, smtp: Pick<SmtpSettings, 'fromDomai
   return `<sale-${saleId}@${smtp.fromDomain}>`;
 }
 
+/** What a job has to send, or why it has nothing to send (the job is then settled with that reason). */
+type Prepared = { email: OutgoingEmail } | { nothing: string; status?: 'failed' | 'skipped' };
+
 /**
- * Sends queued delivery e-mails. Any number of workers may run against one PostgreSQL database: each
+ * Sends queued e-mails: sales' delivery e-mails and abandoned orders' recovery e-mails. Any number of workers may run against one PostgreSQL database: each
  * job is leased to one of them, and its result is written only under that lease, so no two workers
  * send the same attempt.
  */
@@ -56,38 +62,67 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
     loop.wake();
   }
 
-  async function send(job: EmailJobsTable): Promise<void> {
-    const source = await loadDeliveryEmail(db, job.sale_id);
+  async function prepareDelivery(job: EmailJob): Promise<Prepared> {
+    const source = await loadDeliveryEmail(db, job.id);
     const to = source ? recipientOf(source.sale) : null;
-    if (!source || to === null || source.sale.status === 'refunded') {
-      const reason =
-        source?.sale.status === 'refunded'
-          ? 'The sale was refunded before its e-mail went out; nothing was sent.'
-          : 'The sale has no e-mail address to send to.';
-      await abandonEmail(db, job, reason);
+    if (!source || to === null) return { nothing: 'The sale has no e-mail address to send to.' };
+    if (source.sale.status === 'refunded')
+      return { nothing: 'The sale was refunded before its e-mail went out; nothing was sent.' };
+    return {
+      email: {
+        ...composeDeliveryEmail(source.input),
+        to: { name: source.input.customerName ?? '', address: to },
+        messageId: messageIdFor(source.sale.id, smtp),
+      },
+    };
+  }
+
+  async function prepareRecovery(job: EmailJob): Promise<Prepared> {
+    const source = await loadRecoveryEmail(db, config, job.id);
+    if (!source || source.to === null || source.email === null)
+      return { nothing: 'The order has no e-mail address or no page link to send.' };
+    // Never after the order is settled: a payment or a cancel that came first wins.
+    if (source.order.status === 'paid' || source.order.status === 'canceled')
+      return {
+        nothing: 'The order was paid or canceled before its recovery e-mail went out.',
+        status: 'skipped',
+      };
+    return {
+      email: {
+        ...source.email,
+        to: source.to,
+        messageId: `<order-${source.order.id}-recovery@${smtp.fromDomain}>`,
+      },
+    };
+  }
+
+  const queues: Array<{ queue: EmailQueue; prepare: (job: EmailJob) => Promise<Prepared> }> = [
+    { queue: DELIVERY_QUEUE, prepare: prepareDelivery },
+    { queue: RECOVERY_QUEUE, prepare: prepareRecovery },
+  ];
+
+  async function send(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob) {
+    const prepared = await prepare(job);
+    if ('nothing' in prepared) {
+      await abandonEmail(db, queue, job, prepared.nothing, prepared.status);
       return;
     }
-    const { sale, input } = source;
-    const outcome = await mailer.send({
-      ...composeDeliveryEmail(input),
-      to: { name: input.customerName ?? '', address: to },
-      messageId: messageIdFor(sale.id, smtp),
-    });
-    const recorded = await recordEmailAttempt(db, job, outcome, config.emailRetryScheduleMs);
+    const outcome = await mailer.send(prepared.email);
+    const recorded = await recordEmailAttempt(db, queue, job, outcome, config.emailRetryScheduleMs);
     if (recorded.applied) countEmail(recorded.status === 'pending' ? 'retrying' : recorded.status);
-    const context = { sale_id: sale.id, attempt: job.attempts + 1, status: recorded.status };
-    if (outcome.ok) log.debug(context, 'delivery e-mail sent');
+    const context = { [queue.key]: job.id, attempt: job.attempts + 1, status: recorded.status };
+    if (outcome.ok) log.debug(context, `${queue.name} e-mail sent`);
     else
       log.info(
         { ...context, error: outcome.error, next_attempt_at: recorded.nextAttemptAt },
-        'delivery e-mail not sent',
+        `${queue.name} e-mail not sent`,
       );
   }
 
-  function start(job: EmailJobsTable): void {
-    const running = send(job)
+  function start(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob): void {
+    const running = send(queue, prepare, job)
       .catch((err) =>
-        log.error({ err, sale_id: job.sale_id }, 'delivery e-mail attempt could not be recorded'),
+        log.error({ err, [queue.key]: job.id }, `${queue.name} e-mail attempt could not be recorded`),
       )
       .finally(() => {
         inFlight.delete(running);
@@ -100,13 +135,16 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
   // Wakes that arrive during a round (API writes, finished sends) fold into one more round.
   const loop = startPollLoop({
     round: async () => {
-      const free = concurrency - inFlight.size;
-      if (free > 0) (await claimDueEmails(db, free, LEASE_MS)).forEach(start);
+      for (const { queue, prepare } of queues) {
+        const free = concurrency - inFlight.size;
+        if (free <= 0) break;
+        for (const job of await claimDueEmails(db, queue, free, LEASE_MS)) start(queue, prepare, job);
+      }
       return false;
     },
     pollIntervalMs,
     log,
-    name: 'delivery e-mail worker',
+    name: 'e-mail worker',
   });
   const unsubscribe = onNewEvents(wake);
   let stopped: Promise<void> | null = null;

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { isoAfter, nowIso } from '../common/time.js';
 import { retryDelayMs } from '../webhooks/delivery/retry-schedule.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
-import type { EmailJobsTable } from './email-jobs.js';
+import { queueDb } from './email-queue.js';
+import type { EmailJob, EmailQueue } from './email-queue.js';
 import type { SendOutcome } from './smtp-mailer.js';
 
 export interface RecordedEmail {
@@ -16,12 +16,13 @@ export interface RecordedEmail {
 
 /**
  * Writes one attempt's result: the job is rescheduled (a temporary failure with retries left) or
- * deleted, and the sale's `delivery_email` updated, in one transaction and only under the lease it
- * was sent with.
+ * deleted, and its row's e-mail state updated (`queue.settle`), in one transaction and only under the
+ * lease it was sent with.
  */
 export async function recordEmailAttempt(
   db: Kysely<Database>,
-  job: EmailJobsTable,
+  queue: EmailQueue,
+  job: EmailJob,
   outcome: SendOutcome,
   scheduleMs: readonly number[],
 ): Promise<RecordedEmail> {
@@ -39,48 +40,49 @@ export async function recordEmailAttempt(
   const applied = await db.transaction().execute(async (trx) => {
     const owned =
       nextAttemptAt === null
-        ? await dropEmailJob(trx, job)
+        ? await dropEmailJob(trx, queue, job)
         : (
-            await trx
-              .updateTable('email_jobs')
+            await queueDb(trx)
+              .updateTable(queue.table)
               .set({ attempts: attempt, next_attempt_at: nextAttemptAt, lease: null })
-              .where('sale_id', '=', job.sale_id)
+              .where(queue.key, '=', job.id)
               .where('lease', '=', job.lease)
               .executeTakeFirst()
           ).numUpdatedRows;
     if (owned === 0n) return false;
-    await trx
-      .updateTable('sales')
-      .set({
-        delivery_email_status: status,
-        delivery_email_attempts: sql`delivery_email_attempts + 1`,
-        delivery_email_last_error: lastError,
-        ...(outcome.ok ? { delivery_email_sent_at: finishedAt } : {}),
-      })
-      .where('id', '=', job.sale_id)
-      .execute();
+    await queue.settle(trx, job.id, {
+      status,
+      lastError,
+      sentAt: outcome.ok ? finishedAt : null,
+      attempted: true,
+    });
     return true;
   });
   return { status, nextAttemptAt, applied };
 }
 
-/** Settles a job that has nothing to send any more (its sale was refunded meanwhile), under our lease. */
-export async function abandonEmail(db: Kysely<Database>, job: EmailJobsTable, reason: string): Promise<void> {
+/**
+ * Settles, under our lease, a job that has nothing to send any more (a refunded sale, an order paid
+ * meanwhile): `failed`, or the status given, with the reason.
+ */
+export async function abandonEmail(
+  db: Kysely<Database>,
+  queue: EmailQueue,
+  job: EmailJob,
+  reason: string,
+  status: DeliveryEmailStatus = 'failed',
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if ((await dropEmailJob(trx, job)) === 0n) return;
-    await trx
-      .updateTable('sales')
-      .set({ delivery_email_status: 'failed', delivery_email_last_error: reason })
-      .where('id', '=', job.sale_id)
-      .execute();
+    if ((await dropEmailJob(trx, queue, job)) === 0n) return;
+    await queue.settle(trx, job.id, { status, lastError: reason, sentAt: null, attempted: false });
   });
 }
 
 /** Deletes a settled job if we still hold its lease; returns how many rows that was (0 or 1). */
-async function dropEmailJob(trx: Kysely<Database>, job: EmailJobsTable): Promise<bigint> {
-  const result = await trx
-    .deleteFrom('email_jobs')
-    .where('sale_id', '=', job.sale_id)
+async function dropEmailJob(trx: Kysely<Database>, queue: EmailQueue, job: EmailJob): Promise<bigint> {
+  const result = await queueDb(trx)
+    .deleteFrom(queue.table)
+    .where(queue.key, '=', job.id)
     .where('lease', '=', job.lease)
     .executeTakeFirst();
   return result.numDeletedRows;

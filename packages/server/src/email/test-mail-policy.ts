@@ -48,6 +48,24 @@ export interface DeliveryMail extends Pick<Config, 'smtp'> {
 }
 
 /**
+ * Whether an e-mail caused by an anonymous visitor in test mode may go to `recipient`: the store's
+ * team, or an address or domain of STOREFRONT_TEST_MAIL_ALLOW.
+ */
+export async function mayMailFromTestMode(
+  db: Kysely<Database>,
+  storeId: string,
+  recipient: string,
+  allow: TestMailAllow,
+): Promise<boolean> {
+  const address = recipient.trim().toLowerCase();
+  if (allow.addresses.has(address) || allow.domains.has(address.slice(address.lastIndexOf('@') + 1))) {
+    return true;
+  }
+  const team = await storeTeamEmails(db, storeId);
+  return team.some((member) => member.trim().toLowerCase() === address);
+}
+
+/**
  * Why a test sale an anonymous visitor paid must not e-mail `recipient`, or null when it may: the
  * purchase page of a store in test mode would otherwise send the store's e-mail to any address a
  * stranger types in.
@@ -58,12 +76,7 @@ export async function strangerMailRefusal(
   recipient: string,
   allow: TestMailAllow,
 ): Promise<string | null> {
-  const address = recipient.trim().toLowerCase();
-  if (allow.addresses.has(address) || allow.domains.has(address.slice(address.lastIndexOf('@') + 1))) {
-    return null;
-  }
-  const team = await storeTeamEmails(db, storeId);
-  if (team.some((member) => member.trim().toLowerCase() === address)) return null;
+  if (await mayMailFromTestMode(db, storeId, recipient, allow)) return null;
   return (
     'Not sent: this test sale was paid with "Simular pagamento" on the purchase page, so its e-mail goes ' +
     "only to the store's team and to the addresses in STOREFRONT_TEST_MAIL_ALLOW, and this customer's " +

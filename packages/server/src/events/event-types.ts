@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 
 /**
  * The event catalogue. `webhook.test` is sent only by the test operation. API 1.1.0 added
- * `checkout.updated`, `pix.canceled` and `sale.refund_failed`.
+ * `checkout.updated`, `pix.canceled` and `sale.refund_failed`; API 1.2.0 `order.created` and
+ * `order.abandoned` (their object is the order with its `order_url`).
  */
 export const EVENT_TYPES = [
   'checkout.created',
@@ -18,6 +19,8 @@ export const EVENT_TYPES = [
   'sale.approved',
   'sale.refunded',
   'sale.refund_failed',
+  'order.created',
+  'order.abandoned',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

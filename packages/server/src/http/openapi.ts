@@ -6,10 +6,10 @@ import { ErrorEnvelope } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
 /** The description's `info.version`; the docs page names it too. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 /**
- * The OpenAPI 3.1 document (version 1.1.0; every 1.0.0 request and answer stays valid), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.2.0; every 1.0.0 and 1.1.0 request and answer stays valid), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:
@@ -61,6 +61,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Pix charges':
     'Instant-payment charges with a BR Code (copy and paste) and its QR code. Test keys (`sk_test_`) simulate payments.',
   Sales: 'Sales, created when a charge is paid.',
+  Orders:
+    'Orders buyers place on the hosted purchase pages (API 1.2.0): what they chose, where they came from (`tracking`), and whether they paid, were abandoned or recovered.',
+  Store: 'The store the API key belongs to, and its settings (API 1.2.0).',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {

@@ -13,6 +13,10 @@ export const OrderBody = Type.Object(
     whatsapp: Type.Optional(Type.String({ maxLength: 100 })),
     bump: Type.Boolean(),
     coupon: Type.Optional(Type.String({ maxLength: 100 })),
+    /** The page URL's parameters; the server keeps the campaign ones (`cleanTracking`). */
+    tracking: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,27 +1,35 @@
 import type { Kysely } from 'kysely';
 import { countRedemption } from '../coupons/coupon-holds.js';
 import type { Database } from '../db/schema.js';
+import { dropRecoveryEmail } from '../email/recovery-email.js';
 import type { SalesTable } from '../sales/sale-object.js';
 import type { OrdersTable } from './order-object.js';
 import { findOrderByCharge, markOrderPaid } from './orders-repository.js';
 
 /** What a sale learns from the order it completes. */
-export type SaleFromOrder = Pick<SalesTable, 'product_id' | 'items' | 'coupon'>;
+export type SaleFromOrder = Pick<SalesTable, 'product_id' | 'items' | 'coupon' | 'recovered'>;
 
-const NO_ORDER: SaleFromOrder = { product_id: null, items: null, coupon: null };
+const NO_ORDER: SaleFromOrder = { product_id: null, items: null, coupon: null, recovered: 0 };
 
 /**
- * Completes an order in the transaction that approves its sale: the order becomes paid and its coupon
- * counts one redemption, so a sale and its redemption commit together, exactly once.
+ * Completes an order in the transaction that approves its sale: the order becomes paid (`recovered`
+ * when it had been abandoned), a recovery e-mail still waiting is dropped, and its coupon counts one
+ * redemption, so a sale and its redemption commit together, exactly once.
  */
 export async function completeOrder(
   trx: Kysely<Database>,
   order: OrdersTable,
   saleId: string,
-): Promise<SaleFromOrder> {
-  if (!(await markOrderPaid(trx, order, saleId))) return NO_ORDER;
-  if (order.coupon_id !== null) await countRedemption(trx, order.coupon_id);
-  return { product_id: order.product_id, items: order.items, coupon: order.coupon };
+  paidAt: string,
+): Promise<{ order: OrdersTable | undefined; sale: SaleFromOrder }> {
+  const paid = await markOrderPaid(trx, order, saleId, paidAt);
+  if (!paid) return { order: undefined, sale: NO_ORDER };
+  await dropRecoveryEmail(trx, paid.id);
+  if (paid.coupon_id !== null) await countRedemption(trx, paid.coupon_id);
+  return {
+    order: paid,
+    sale: { product_id: paid.product_id, items: paid.items, coupon: paid.coupon, recovered: paid.recovered },
+  };
 }
 
 /** The order a paid charge belongs to, completed; a charge made through the API has none. */
@@ -29,7 +37,8 @@ export async function completeOrderOfCharge(
   trx: Kysely<Database>,
   charge: { id: string; store_id: string },
   saleId: string,
+  paidAt: string,
 ): Promise<SaleFromOrder> {
   const order = await findOrderByCharge(trx, charge.store_id, charge.id);
-  return order ? completeOrder(trx, order, saleId) : NO_ORDER;
+  return order ? (await completeOrder(trx, order, saleId, paidAt)).sale : NO_ORDER;
 }

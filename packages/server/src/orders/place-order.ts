@@ -18,9 +18,12 @@ import { isoAfter, nowIso } from '../common/time.js';
 import type { StoresTable } from '../stores/stores.js';
 import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from './order-object.js';
 import type { OrdersTable } from './order-object.js';
+import { recordOrderEvent, sealOrderToken } from './order-events.js';
+import type { OrderLinkConfig } from './order-events.js';
 import { completeOrder } from './order-sale.js';
 import { priceOrder } from './pricing.js';
-import { claimRenewal, deleteOrder, insertOrder, setOrderCharge } from './orders-repository.js';
+import { claimRenewal, deleteOrder, insertOrder, setOrderCharge, UNPAID } from './orders-repository.js';
+import type { Tracking } from './tracking.js';
 
 /** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */
 export const ORDER_PIX_SECONDS = 30 * 60;
@@ -33,9 +36,15 @@ export interface NewOrder {
   customer: Customer;
   bump: boolean;
   coupon?: string | undefined;
-  /** Where a free order's delivery e-mail goes out (its sale is approved at once). */
-  mail: Pick<Config, 'smtp'>;
+  /** The campaign parameters of the page's URL, as kept (`cleanTracking`). */
+  tracking: Tracking;
+  /** The buyer's request as the server saw it. */
+  client: { ip: string; userAgent: string | null };
+  /** A free order's delivery e-mail (its sale is approved at once), and the order page's link. */
+  config: PlaceOrderConfig;
 }
+
+export type PlaceOrderConfig = Pick<Config, 'smtp'> & OrderLinkConfig;
 
 /** The bump a product offers on its page: enabled, and naming an active product of the store. */
 export async function offeredBump(
@@ -68,10 +77,12 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
         })
       : null;
     const price = priceOrder(product, bump, held);
+    const id = newUuid();
     const row: OrdersTable = {
-      id: newUuid(),
+      id,
       store_id: store.id,
       token_hash: hashOrderToken(token),
+      token_sealed: sealOrderToken(input.config, id, token),
       livemode: store.checkout_mode === 'live' ? 1 : 0,
       status: 'pending',
       product_id: product.id,
@@ -80,18 +91,37 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       coupon: price.coupon === null ? null : JSON.stringify(price.coupon),
       amount_cents: price.totalCents,
       customer: JSON.stringify(input.customer),
+      tracking: JSON.stringify(input.tracking),
       pix_charge_id: null,
       hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
       sale_id: null,
       created_at: now.toISOString(),
+      paid_at: null,
+      abandoned_at: null,
+      recovered: 0,
+      recovery_email_status: null,
+      recovery_email_sent_at: null,
+      recovery_email_last_error: null,
+      client_ip: input.client.ip,
+      user_agent: input.client.userAgent?.slice(0, 1000) ?? null,
     };
     await insertOrder(trx, row);
-    return { order: row, sale: row.amount_cents === 0 ? await approveFreeOrder(trx, row, input.mail) : null };
+    if (row.amount_cents === 0) {
+      const free = await approveFreeOrder(trx, row, input.config);
+      await recordOrderEvent(trx, input.config, 'order.created', free.order);
+      return { order: row, sale: free.sale };
+    }
+    return { order: row, sale: null };
   });
   if (sale) countSkippedEmail(sale);
   if (order.amount_cents > 0) {
     try {
-      await chargeOrder(db, order);
+      const charge = await chargeOrder(db, order);
+      // The order exists for the API once its Pix does: it and `order.created` commit together.
+      await db.transaction().execute(async (trx) => {
+        const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
+        await recordOrderEvent(trx, input.config, 'order.created', placed);
+      });
     } catch (error) {
       // No charge, no order: the coupon's hold goes with it, and the buyer may try again.
       await deleteOrder(db, order);
@@ -101,15 +131,19 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   return { token };
 }
 
-/** A total of 0 needs no payment: the sale is approved at once, in the order's own transaction. */
+/**
+ * A total of 0 needs no payment: the sale is approved at once, in the order's own transaction.
+ * Returns the order, paid, and its sale.
+ */
 async function approveFreeOrder(
   trx: Kysely<Database>,
   order: OrdersTable,
   mail: Pick<Config, 'smtp'>,
-): Promise<Sale> {
+): Promise<{ order: OrdersTable; sale: Sale }> {
   const saleId = newUuid();
-  const fromOrder = await completeOrder(trx, order, saleId);
-  return approveSale(
+  const now = nowIso();
+  const { order: paid, sale: fromOrder } = await completeOrder(trx, order, saleId, now);
+  const sale = await approveSale(
     trx,
     {
       id: saleId,
@@ -121,14 +155,16 @@ async function approveFreeOrder(
       pix_end_to_end_id: null,
       ...fromOrder,
       customer: order.customer,
-      created_at: nowIso(),
+      tracking: order.tracking,
+      created_at: now,
     },
     mail,
   );
+  return { order: paid ?? order, sale };
 }
 
-/** Creates the order's Pix through the API's own charge service and points the order at it. */
-async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<void> {
+/** Creates the order's Pix through the API's own charge service (the caller points the order at it). */
+async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
   const items = orderItems(order);
   const main = items.find((item) => item.kind === 'product')!;
   const bump = items.find((item) => item.kind === 'order_bump');
@@ -149,21 +185,23 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<vo
         ...(bump && { order_bump_product_id: bump.product_id, order_bump: bump.nome.slice(0, 500) }),
         ...(coupon && { coupon: coupon.code }),
       },
+      tracking: JSON.parse(order.tracking) as Tracking,
     },
   ).catch((error: unknown) => {
     if (error instanceof ProviderError) error.attempt.orderId = order.id;
     throw error;
   });
-  await setOrderCharge(db, order, charge.id, charge.expires_at);
+  return charge;
 }
 
 /**
- * A new Pix for an order whose charge expired unpaid (same order, same token). A limited coupon must
+ * A new Pix for an order whose charge expired unpaid (same order, same token), an abandoned one too:
+ * paying it recovers the order. A limited coupon must
  * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
  * one charge. Returns false when there was nothing to renew.
  */
 export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
-  if (order.status !== 'pending' || order.pix_charge_id === null) return false;
+  if (!UNPAID.includes(order.status) || order.pix_charge_id === null) return false;
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const current = await findCharge(db, scope, order.pix_charge_id);
   if (!current || effectiveStatus(current) !== 'expired') return false;
@@ -181,6 +219,9 @@ export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable)
     }
     return claimRenewal(trx, order, holdUntil);
   });
-  if (claimed) await chargeOrder(db, { ...order, hold_until: holdUntil });
+  if (claimed) {
+    const charge = await chargeOrder(db, order);
+    await setOrderCharge(db, order, charge.id, charge.expires_at);
+  }
   return claimed;
 }

@@ -97,6 +97,8 @@ export function orderStatusOf(
   charge: Pick<PixChargesTable, 'status' | 'expires_at'> | null,
 ): OrderState['status'] {
   if (order.status === 'paid') return 'paid';
+  if (order.status === 'canceled') return 'canceled';
+  // Pending or abandoned: the charge decides (an expired one, abandoned or not, can be renewed).
   const chargeStatus = charge ? effectiveStatus(charge) : null;
   return chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired';
 }

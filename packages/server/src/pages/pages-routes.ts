@@ -15,6 +15,8 @@ import { findOrderByToken } from '../orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../orders/place-order.js';
 import { priceOrder } from '../orders/pricing.js';
 import { ProviderError } from '../pix/live/provider-errors.js';
+import { orderPath } from '../orders/order-events.js';
+import { cleanTracking } from '../orders/tracking.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
@@ -297,9 +299,11 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           customer: buyer.customer,
           bump: request.body.bump,
           coupon: request.body.coupon?.trim() || undefined,
-          mail: config,
+          tracking: cleanTracking(request.body.tracking),
+          client: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          config,
         });
-        return reply.code(201).send({ order_url: `${PAGES_PREFIX}/o/${token}` });
+        return reply.code(201).send({ order_url: orderPath(token) });
       } catch (error) {
         if (error instanceof CouponRefused) throw refuse(400, error.message, { coupon: error.message });
         throw chargeRefusal(request, store.id, error);
@@ -317,7 +321,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     // For the canceled card (shown at once, or later when the store cancels while the buyer watches).
     const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);
     const nonce = newNonce();
-    const base = `${PAGES_PREFIX}/o/${request.params.token}`;
+    const base = orderPath(request.params.token);
     const html = renderPage(
       h(OrderPage, {
         nonce,

@@ -9,6 +9,8 @@ import { payCharge } from './pay-charge.js';
 import { effectiveStatus, toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
 import { findCharge, markCanceled } from './pix-charges-repository.js';
+import { markOrderCanceled } from '../orders/orders-repository.js';
+import { dropRecoveryEmail } from '../email/recovery-email.js';
 import { ProviderError } from './live/provider-errors.js';
 import { pixProviderFor } from './providers/index.js';
 
@@ -51,8 +53,8 @@ export async function cancelCharge(
 
 /**
  * pending → canceled with its `pix.canceled` event, in one transaction; 400 if something else won.
- * A purchase-page order's coupon hold ends with this commit (holds count only charges not canceled),
- * and an order page watching the charge is told at once.
+ * A purchase-page order whose Pix this is becomes `canceled` in the same commit (its coupon hold and
+ * any recovery e-mail still waiting end with it), and an order page watching the charge is told at once.
  */
 export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
@@ -64,6 +66,8 @@ export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable)
     }
     const object = toPixCharge({ ...row, status: 'canceled', canceled_at: now, next_check_at: null }, now);
     await recordEvent(trx, { ...scope, type: 'pix.canceled', object });
+    const order = await markOrderCanceled(trx, row.store_id, row.id);
+    if (order) await dropRecoveryEmail(trx, order.id);
     return object;
   });
   chargeChanged(row.id);

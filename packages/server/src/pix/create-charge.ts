@@ -18,6 +18,7 @@ import { isoAfter, nowIso } from '../common/time.js';
 import { renderQrPng } from './brcode/index.js';
 import { Customer, normalizeCustomer } from './customer.js';
 import { Metadata } from './metadata.js';
+import { TrackingSchema, cleanTracking } from '../orders/tracking.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
 import { findChargeByExternalId, insertCharge } from './pix-charges-repository.js';
@@ -66,6 +67,7 @@ export const CreatePixChargeBody = Type.Object(
           'An active product of the store that this charge sells: its sale carries `product_id`, and the delivery e-mail uses the product’s subject, body and access link.',
       }),
     ),
+    tracking: Type.Optional(TrackingSchema),
   },
   { additionalProperties: false },
 );
@@ -78,7 +80,7 @@ export interface CreatedCharge {
   created: boolean;
   /**
    * When the external_id was already used: the fields sent that differ from the existing charge
-   * (`amount`, `description`, `customer`, `metadata`, `product_id`), so the caller can tell a retry from a clash.
+   * (`amount`, `description`, `customer`, `metadata`, `product_id`, `tracking`), so the caller can tell a retry from a clash.
    */
   mismatch: string[];
 }
@@ -92,6 +94,8 @@ function mismatchOf(row: PixChargesTable, body: CreatePixChargeBody, customer: C
   if (body.metadata !== undefined && JSON.stringify(body.metadata) !== row.metadata) fields.push('metadata');
   if (body.product_id !== undefined && body.product_id !== (row.product_id ?? null))
     fields.push('product_id');
+  if (body.tracking !== undefined && JSON.stringify(cleanTracking(body.tracking)) !== (row.tracking ?? '{}'))
+    fields.push('tracking');
   return fields;
 }
 
@@ -175,6 +179,7 @@ export async function createCharge(
     paid_at: null,
     created_at: now.toISOString(),
     product_id: body.product_id ?? null,
+    tracking: JSON.stringify(cleanTracking(body.tracking)),
     // Live charges are asked about at the PSP on a schedule, so a lost callback is never a lost payment.
     next_check_at: scope.livemode ? firstCheckAt(now, options.reconcileScheduleMs) : null,
     canceled_at: null,

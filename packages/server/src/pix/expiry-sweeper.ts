@@ -57,30 +57,3 @@ export async function expireCharge(
   if (expired) chargeChanged(row.id);
   return expired;
 }
-
-export interface Sweeper {
-  /** Stops the timer and waits for a sweep in progress, so the database can be closed after it. */
-  stop(): Promise<void>;
-}
-
-/** Runs `expireDueCharges` every `intervalMs`, never two runs at once; the timer does not hold the process. */
-export function startExpirySweeper(
-  db: Kysely<Database>,
-  onError: (error: unknown) => void,
-  intervalMs = 10_000,
-): Sweeper {
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    running ??= expireDueCharges(db)
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -23,8 +23,8 @@ import type { ReceivedPix } from './providers/pix-provider.js';
  * written. The received Pix comes from the simulated provider for test keys, and for live keys from
  * the PSP's own answer to `GET /cob/{txid}` (the reconciler, a callback, a cancellation that found
  * the cob paid): every way a charge becomes paid goes through here. A charge of a purchase-page
- * order completes the order in the same transaction: the sale gets its items and coupon, the coupon
- * its redemption.
+ * order completes the order in the same transaction: the sale gets its items, coupon and `recovered`, the
+ * coupon its redemption; every sale carries its charge's `tracking`.
  */
 export async function payCharge(
   db: Kysely<Database>,
@@ -43,7 +43,7 @@ export async function payCharge(
     const paid = toPixCharge({ ...charge, status: 'paid', paid_at: received.paidAt }, now);
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
     const saleId = newUuid();
-    const fromOrder = await completeOrderOfCharge(trx, charge, saleId);
+    const fromOrder = await completeOrderOfCharge(trx, charge, saleId, now);
     const sale = await approveSale(
       trx,
       {
@@ -57,6 +57,7 @@ export async function payCharge(
         ...fromOrder,
         product_id: fromOrder.product_id ?? charge.product_id ?? null,
         customer: charge.customer,
+        tracking: charge.tracking ?? '{}',
         created_at: now,
       },
       mail,

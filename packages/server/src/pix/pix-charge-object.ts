@@ -6,6 +6,7 @@ import { fromCents } from '../common/money.js';
 import { nowIso } from '../common/time.js';
 import { Customer } from './customer.js';
 import { Metadata } from './metadata.js';
+import { TrackingSchema, parseTracking } from '../orders/tracking.js';
 
 export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
@@ -32,6 +33,8 @@ export interface PixChargesTable {
   canceled_at: string | null;
   /** The product sold (migration 0009); optional so rows built before it still type. */
   product_id?: string | null;
+  /** JSON Tracking (migration 0015; the database defaults it to `{}`). */
+  tracking?: string;
 }
 
 declare module '../db/schema.js' {
@@ -62,6 +65,7 @@ export const PixCharge = Type.Object(
     product_id: Nullable(
       Type.String({ format: 'uuid', description: 'The product sold, if the charge names one.' }),
     ),
+    tracking: TrackingSchema,
     expires_at: Timestamp,
     paid_at: Nullable(Timestamp),
     canceled_at: Nullable(Timestamp),
@@ -99,6 +103,7 @@ export function toPixCharge(row: PixChargesTable, now: string = nowIso()): PixCh
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
     product_id: row.product_id ?? null,
+    tracking: parseTracking(row.tracking),
     expires_at: row.expires_at,
     paid_at: row.paid_at,
     canceled_at: row.canceled_at,

@@ -43,7 +43,7 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
         responseHeaders: {
           200: {
             [EXTERNAL_ID_MISMATCH_HEADER]:
-              'Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`, `product_id`). Absent on an identical retry.',
+              'Present when the `external_id` was already used and fields you sent differ from the existing charge, which is still the one answered: the names of those fields, comma-separated (`amount`, `description`, `customer`, `metadata`, `product_id`, `tracking`). Absent on an identical retry.',
           },
         },
       },

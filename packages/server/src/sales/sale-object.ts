@@ -6,6 +6,7 @@ import { DeliveryEmail, toDeliveryEmail } from '../email/delivery-email-object.j
 import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
 import { Customer } from '../pix/customer.js';
 import { fromCents } from '../common/money.js';
+import { TrackingSchema, parseTracking } from '../orders/tracking.js';
 
 export type SaleStatus = 'approved' | 'refunded';
 
@@ -36,6 +37,10 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   refund_failure_reason: string | null;
   /** When the reconciler next asks the PSP about a pending refund. */
   refund_next_check_at: string | null;
+  /** JSON Tracking, from its order or charge (migration 0015; the database defaults it to `{}`). */
+  tracking?: string;
+  /** 1 when its order was paid after being abandoned (migration 0015; defaults to 0). */
+  recovered?: DbBool;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
@@ -85,6 +90,10 @@ export const Sale = Type.Object(
       description: 'What a purchase-page order bought; empty for a charge created through the API.',
     }),
     coupon: Nullable(SaleCoupon),
+    tracking: TrackingSchema,
+    recovered: Type.Boolean({
+      description: 'Its purchase-page order was paid after being abandoned (API 1.2.0).',
+    }),
     livemode: Type.Boolean(),
     created_at: Timestamp,
     refunded_at: Nullable(Timestamp),
@@ -120,6 +129,8 @@ export function toSale(row: SalesTable): Sale {
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     items: row.items === null ? [] : (JSON.parse(row.items) as SaleItem[]),
     coupon: row.coupon === null ? null : (JSON.parse(row.coupon) as SaleCoupon),
+    tracking: parseTracking(row.tracking),
+    recovered: row.recovered === 1,
     livemode: toBool(row.livemode),
     created_at: row.created_at,
     refunded_at: row.refunded_at,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
 import { reusedQuery } from '../db/reused-query.js';
-import type { Database } from '../db/schema.js';
+import type { Database, DbBool } from '../db/schema.js';
 import { newUuid } from '../common/ids.js';
 import { nowIso } from '../common/time.js';
 import { retryOnUniqueViolation } from '../common/unique-retry.js';
@@ -20,7 +20,32 @@ export interface StoresTable {
   merchant_name: string | null;
   merchant_city: string | null;
   created_at: string;
+  /** IANA time zone the store's days are counted in (analytics); migration 0015. */
+  timezone: string;
+  /** The abandoned-order e-mail (off by default); a null subject or body is the default wording. */
+  recovery_email_enabled: DbBool;
+  recovery_email_delay_minutes: number;
+  recovery_email_subject: string | null;
+  recovery_email_body: string | null;
+  /** Meta Conversions API: the pixel, its access token sealed with the secret box (write-only). */
+  meta_pixel_id: string | null;
+  meta_access_token_sealed: string | null;
+  meta_test_event_code: string | null;
+  meta_browser_pixel: DbBool;
 }
+
+/** A new store's settings beyond its identity: the database's defaults (migration 0015). */
+export const DEFAULT_STORE_SETTINGS = {
+  timezone: 'America/Sao_Paulo',
+  recovery_email_enabled: 0,
+  recovery_email_delay_minutes: 60,
+  recovery_email_subject: null,
+  recovery_email_body: null,
+  meta_pixel_id: null,
+  meta_access_token_sealed: null,
+  meta_test_event_code: null,
+  meta_browser_pixel: 0,
+} as const;
 
 declare module '../db/schema.js' {
   interface Tables {
@@ -92,6 +117,7 @@ export async function createStore(
         merchant_name: input.merchantName ?? null,
         merchant_city: input.merchantCity ?? null,
         created_at: nowIso(),
+        ...DEFAULT_STORE_SETTINGS,
       };
       await trx.insertInto('stores').values(store).execute();
       const checkout = await insertDefaultCheckout(trx, store.id);

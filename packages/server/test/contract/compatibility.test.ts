@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /**
- * API 1.1.0 only adds: every request a 1.0.0 client sends is still accepted, and every answer still
- * has what a 1.0.0 client reads. `api-1.0.0.json` is the 1.0.0 description reduced to its schemas
- * (operations, request bodies, query parameters, 2xx answers, components); it is compared with the
- * current `docs/openapi.json`. Enumerations may grow (a new Pix status, `canceled`, appears only for
- * charges a 1.1.0 caller canceled).
+ * Each API version only adds: every request an older client sends is still accepted, and every answer
+ * still has what it reads. `api-1.0.0.json` and `api-1.1.0.json` are those descriptions reduced to
+ * their schemas (operations, request bodies, query parameters, 2xx answers, components); each is
+ * compared with the current `docs/openapi.json`. Enumerations may grow (a new Pix status, `canceled`,
+ * appears only for charges a 1.1.0 caller canceled; `order.*` events only reach endpoints that
+ * subscribe to them).
  */
 type Schema = Record<string, any>;
 interface Doc {
@@ -14,7 +15,9 @@ interface Doc {
   components: { schemas: Record<string, Schema> };
 }
 
-const old: Doc = JSON.parse(readFileSync(new URL('./api-1.0.0.json', import.meta.url), 'utf8'));
+const CURRENT_VERSION = '1.2.0';
+const baseline = (version: string): Doc =>
+  JSON.parse(readFileSync(new URL(`./api-${version}.json`, import.meta.url), 'utf8'));
 const current: Doc = JSON.parse(
   readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8'),
 );
@@ -25,6 +28,7 @@ const types = (schema: Schema): string[] => [schema.type ?? []].flat();
 
 /** Problems found when `now` replaces `then`, for a body a client sends (`request`) or reads (`answer`). */
 function compare(
+  old: Doc,
   then: Schema | undefined,
   now: Schema | undefined,
   at: string,
@@ -51,55 +55,62 @@ function compare(
     if (b.minLength > a.minLength || b.maxLength < a.maxLength) problems.push(`${at}: length narrowed`);
   }
   for (const [name, property] of Object.entries((a.properties ?? {}) as Record<string, Schema>)) {
-    problems.push(...compare(property, b.properties?.[name], `${at}.${name}`, kind));
+    problems.push(...compare(old, property, b.properties?.[name], `${at}.${name}`, kind));
   }
-  if (a.items) problems.push(...compare(a.items, b.items, `${at}[]`, kind));
+  if (a.items) problems.push(...compare(old, a.items, b.items, `${at}[]`, kind));
   return problems;
 }
 
-describe('API 1.1.0 keeps every 1.0.0 request and answer valid', () => {
-  const operations = Object.entries(old.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
-  );
+describe.each(['1.0.0', '1.1.0'])(
+  `API ${CURRENT_VERSION} keeps every %s request and answer valid`,
+  (version) => {
+    const old = baseline(version);
+    const operations = Object.entries(old.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
 
-  it('the fixture is the 1.0.0 description, and the current one is newer', () => {
-    expect(operations.length).toBeGreaterThan(20);
-    expect(
-      JSON.parse(readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8')).info
-        .version,
-    ).toBe('1.1.0');
-  });
-
-  for (const { path, method, operation } of operations) {
-    it(`${method.toUpperCase()} ${path} (${operation.operationId})`, () => {
-      const now = current.paths[path]?.[method];
-      expect(now, 'the operation still exists').toBeDefined();
-      expect(now.operationId).toBe(operation.operationId);
-      const problems = [
-        ...compare(
-          operation.requestBody,
-          now.requestBody?.content['application/json'].schema,
-          'body',
-          'request',
-        ),
-        ...((operation.query ?? []) as Schema[]).flatMap((parameter) => {
-          const match = (now.parameters ?? []).find(
-            (p: Schema) => p.in === 'query' && p.name === parameter.name,
-          );
-          return match
-            ? compare(parameter.schema, match.schema, `query.${parameter.name}`, 'request')
-            : [`query.${parameter.name}: gone`];
-        }),
-        ...Object.entries(operation.responses as Record<string, Schema>).flatMap(([status, schema]) =>
-          compare(
-            schema,
-            now.responses[status]?.content?.['application/json']?.schema,
-            `${status}`,
-            'answer',
-          ),
-        ),
-      ];
-      expect(problems).toEqual([]);
+    it('the fixture is that version’s description, and the current one is newer', () => {
+      expect(operations.length).toBeGreaterThan(20);
+      expect((old as Doc & { info: { version: string } }).info.version).toBe(version);
+      expect(
+        JSON.parse(readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8')).info
+          .version,
+      ).toBe(CURRENT_VERSION);
     });
-  }
-});
+
+    for (const { path, method, operation } of operations) {
+      it(`${method.toUpperCase()} ${path} (${operation.operationId})`, () => {
+        const now = current.paths[path]?.[method];
+        expect(now, 'the operation still exists').toBeDefined();
+        expect(now.operationId).toBe(operation.operationId);
+        const problems = [
+          ...compare(
+            old,
+            operation.requestBody,
+            now.requestBody?.content['application/json'].schema,
+            'body',
+            'request',
+          ),
+          ...((operation.query ?? []) as Schema[]).flatMap((parameter) => {
+            const match = (now.parameters ?? []).find(
+              (p: Schema) => p.in === 'query' && p.name === parameter.name,
+            );
+            return match
+              ? compare(old, parameter.schema, match.schema, `query.${parameter.name}`, 'request')
+              : [`query.${parameter.name}: gone`];
+          }),
+          ...Object.entries(operation.responses as Record<string, Schema>).flatMap(([status, schema]) =>
+            compare(
+              old,
+              schema,
+              now.responses[status]?.content?.['application/json']?.schema,
+              `${status}`,
+              'answer',
+            ),
+          ),
+        ];
+        expect(problems).toEqual([]);
+      });
+    }
+  },
+);

@@ -60,7 +60,7 @@ describeEachDatabase(
       startEmailWorker({
         db: api.db,
         smtp: settings,
-        config: { emailRetryScheduleMs: SCHEDULE },
+        config: { ...api.config, emailRetryScheduleMs: SCHEDULE },
         log: silentLog,
         tls: { ca },
         pollIntervalMs: 50,
@@ -257,7 +257,7 @@ describeEachDatabase(
       const slow = startEmailWorker({
         db: api.db,
         smtp: { ...smtp.settings(), port },
-        config: { emailRetryScheduleMs: [3_600_000] },
+        config: { ...api.config, emailRetryScheduleMs: [3_600_000] },
         log: silentLog,
         tls: { ca: smtp.ca },
         pollIntervalMs: 50,

@@ -20,6 +20,7 @@ const CHARGE_KEYS = [
   'pix',
   'product_id',
   'status',
+  'tracking',
 ].sort();
 
 describeEachDatabase('pix charges', (api) => {

@@ -3,7 +3,7 @@ import { parseBrCode } from '../../src/pix/brcode/index.js';
 import { normalizePixKey } from '../../src/pix/pix-key.js';
 import { normalizePixSettings, pixReceiverFor, testPixKey } from '../../src/pix/pix-settings.js';
 import type { StoresTable } from '../../src/stores/stores.js';
-import { updateStore } from '../../src/stores/stores.js';
+import { DEFAULT_STORE_SETTINGS, updateStore } from '../../src/stores/stores.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 const store = (over: Partial<StoresTable> = {}): StoresTable => ({
@@ -15,6 +15,7 @@ const store = (over: Partial<StoresTable> = {}): StoresTable => ({
   merchant_name: null,
   merchant_city: null,
   created_at: '2026-01-01T00:00:00.000Z',
+  ...DEFAULT_STORE_SETTINGS,
   ...over,
 });
 

@@ -19,9 +19,11 @@ const SALE_KEYS = [
   'payment_method',
   'pix_charge_id',
   'product_id',
+  'recovered',
   'refund',
   'refunded_at',
   'status',
+  'tracking',
 ].sort();
 
 /** A live sale written straight to the database (no live provider can make one through the API). */

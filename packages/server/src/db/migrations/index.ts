@@ -11,6 +11,7 @@ import * as livePix from './0011-live-pix.js';
 import * as purchasePage from './0012-purchase-page.js';
 import * as idempotencyMode from './0013-idempotency-mode.js';
 import * as pspTokenRequest from './0013-psp-token-request.js';
+import * as ordersAttribution from './0015-orders-attribution.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0012-purchase-page': purchasePage,
   '0013-idempotency-mode': idempotencyMode,
   '0013-psp-token-request': pspTokenRequest,
+  '0015-orders-attribution': ordersAttribution,
 };

@@ -2,6 +2,7 @@ import type { CheckoutSettings } from '../../checkouts/settings.js';
 import { formatBrl } from '../../common/money.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
+import { TRACKING_KEYS } from '../../orders/tracking.js';
 
 export interface ProductPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | 'testMode' | 'style'> {
   storeName: string;
@@ -100,6 +101,7 @@ export function ProductPage(props: ProductPageProps) {
         novalidate
         data-order-url={props.urls.order}
         data-quote-url={props.urls.quote}
+        data-tracking-keys={TRACKING_KEYS.join(' ')}
       >
         <h2>Seus dados</h2>
         <Field id="name" label="Nome completo" type="text" autocomplete="name" required />
