@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { countOrder } from '../analytics/daily-totals.js';
 import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
@@ -83,6 +84,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       created_at: now.toISOString(),
     };
     await insertOrder(trx, row);
+    await countOrder(trx, row);
     if (row.amount_cents === 0) await approveFreeOrder(trx, row, input.mail);
     return row;
   });
@@ -90,8 +92,11 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
     try {
       await chargeOrder(db, order);
     } catch (error) {
-      // No charge, no order: the coupon's hold goes with it, and the buyer may try again.
-      await deleteOrder(db, order);
+      // No charge, no order: the coupon's hold and its count go with it, and the buyer may try again.
+      await db.transaction().execute(async (trx) => {
+        await deleteOrder(trx, order);
+        await countOrder(trx, order, -1);
+      });
       throw error;
     }
   }

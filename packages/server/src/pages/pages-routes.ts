@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { h } from 'preact';
+import { startPageViewCounter } from '../analytics/page-views.js';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
 import { sendError } from '../http/errors.js';
@@ -83,6 +84,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
   const assets = registerPageAssets(app, PAGES_PREFIX);
   const limiter = orderRateLimit(config.orderRateLimitPerMinute, options.redis, app.log);
   app.addHook('onClose', async () => limiter.close());
+  const pageViews = startPageViewCounter(db, { flushIntervalMs: config.pageViewFlushMs, log: app.log });
+  app.addHook('onClose', () => pageViews.stop());
   const stream = orderEventStreams(app);
   const hide = { hide: true };
 
@@ -214,6 +217,11 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         urls: { order: `${base}/orders`, quote: `${base}/quote` },
       }),
     );
+    // A view is a page a browser received: not a HEAD (Fastify answers it with this handler), not an error.
+    if (request.method === 'GET') {
+      const livemode = store.checkout_mode === 'live' ? 1 : 0;
+      pageViews.count({ storeId: store.id, productId: product.id, livemode });
+    }
     return sendHtml(reply, 200, pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage])), html);
   });
 

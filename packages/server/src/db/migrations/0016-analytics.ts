@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Analytics: the store's time zone (its days) and the daily totals the summary reads, kept as page
+ * views are flushed and as orders, sales and refunds are written, so a year is read without
+ * scanning sales.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // the orders branch adds this column too; the integrator keeps one
+  await db.schema
+    .alterTable('stores')
+    .addColumn('timezone', 'text', (c) => c.notNull().defaultTo('America/Sao_Paulo'))
+    .execute();
+
+  await db.schema
+    .createTable('analytics_daily')
+    .addColumn('store_id', 'text', (c) => c.notNull().references('stores.id'))
+    .addColumn('livemode', 'integer', (c) => c.notNull())
+    // The local date, YYYY-MM-DD, in the store's time zone when the fact was counted.
+    .addColumn('day', 'text', (c) => c.notNull())
+    // '' for sales of charges made through the API without a product.
+    .addColumn('product_id', 'text', (c) => c.notNull())
+    .addColumn('page_views', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('orders', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('paid_orders', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('sales', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('gross_cents', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('refunded_cents', 'bigint', (c) => c.notNull().defaultTo(0))
+    // A summary reads one store and mode over a range of days: the key's prefix.
+    .addPrimaryKeyConstraint('analytics_daily_pk', ['store_id', 'livemode', 'day', 'product_id'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('analytics_daily').execute();
+  await db.schema.alterTable('stores').dropColumn('timezone').execute();
+}
