@@ -5,8 +5,9 @@ import { Nullable } from '../http/schemas.js';
 /** The longest range one summary covers: a leap year. */
 export const MAX_SUMMARY_DAYS = 366;
 
+/** A calendar date in the store's time zone. */
 const LocalDate = (description: string) =>
-  Type.String({ format: 'date', example: '2026-11-22', description });
+  Type.String({ format: 'date', maxLength: 10, example: '2026-11-22', description });
 
 export const SummaryQuery = Type.Object(
   {
@@ -17,6 +18,7 @@ export const SummaryQuery = Type.Object(
     product_id: Type.Optional(
       Type.String({
         format: 'uuid',
+        maxLength: 36,
         description: 'Only this product’s figures (its page, its orders and sales).',
       }),
     ),
@@ -40,15 +42,15 @@ const dayFields = {
 };
 
 export const AnalyticsDay = Type.Object(
-  { date: Type.String({ format: 'date', example: '2026-11-22' }), ...dayFields },
+  { date: LocalDate('The local date.'), ...dayFields },
   { $id: 'AnalyticsDay', title: 'AnalyticsDay' },
 );
 
 export const AnalyticsSummary = Type.Object(
   {
     object: Type.Literal('analytics_summary'),
-    from: Type.String({ format: 'date' }),
-    to: Type.String({ format: 'date' }),
+    from: LocalDate('The first day, as asked.'),
+    to: LocalDate('The last day, as asked.'),
     ...dayFields,
     conversion_rate: Nullable(
       Type.Number({

@@ -59,6 +59,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Pix charges':
     'Instant-payment charges with a BR Code (copy and paste) and its QR code. Test keys (`sk_test_`) simulate payments.',
   Sales: 'Sales, created when a charge is paid.',
+  Analytics:
+    'A store’s funnel per day in its time zone: purchase-page views, orders, paid orders, sales, refunds (docs/analytics.md).',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {

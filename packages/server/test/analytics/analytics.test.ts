@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
-import type { TestApi } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
