@@ -3,16 +3,16 @@ import type { Database, DbBool } from '../db/schema.js';
 import { localDate, storeTimezone } from './store-timezone.js';
 
 /**
- * One row per (store, mode, local day, product): counters that only ever grow by what happened,
- * added in the transaction of the write they count, so the summary of a year reads at most
- * 366 rows per product instead of the sales themselves. Counts are bigint: PostgreSQL returns them
- * as strings, SQLite as numbers.
+ * One row per (store, mode, local day, product), and one for the store's whole day: counters that
+ * only ever grow by what happened, added in the transaction of the write they count, so the summary
+ * of a year reads at most 366 rows instead of the sales themselves. Counts are bigint: PostgreSQL
+ * returns them as strings, SQLite as numbers.
  */
 export interface AnalyticsDailyTable {
   store_id: string;
   livemode: DbBool;
   day: string;
-  /** '' for a sale of a charge made through the API without a product. */
+  /** '' for sales of charges made through the API without a product; ALL_PRODUCTS for the store's day. */
   product_id: string;
   page_views: number | string;
   orders: number | string;
@@ -27,6 +27,9 @@ declare module '../db/schema.js' {
     analytics_daily: AnalyticsDailyTable;
   }
 }
+
+/** The product of the row that sums all of a store's day, every product's and none's (never a UUID). */
+export const ALL_PRODUCTS = '*';
 
 export const COUNTERS = [
   'page_views',
@@ -48,28 +51,32 @@ export interface DailyIncrement {
 }
 
 /**
- * Adds to the day's counters, creating the rows that do not exist yet (`ON CONFLICT … DO UPDATE SET
- * n = n + excluded.n`, the same on both databases), so writers in several processes and nodes never
- * overwrite each other. Rows go in key order: two writers lock shared rows in the same order.
- * No key may come twice.
+ * Adds to the day's counters, of each product and of the store's whole day, creating the rows that
+ * do not exist yet (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`, the same on both databases), so
+ * writers in several processes and nodes never overwrite each other. Increments of one row are
+ * summed first, and rows go in key order: two writers lock the rows they share in the same order.
  */
 export async function addToDailyTotals(
   db: Kysely<Database>,
   increments: readonly DailyIncrement[],
 ): Promise<void> {
-  if (increments.length === 0) return;
-  const rows = [...increments]
-    .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1))
-    .map((increment) => ({
-      store_id: increment.store_id,
-      livemode: increment.livemode,
-      day: increment.day,
-      product_id: increment.product_id,
-      ...(Object.fromEntries(COUNTERS.map((c) => [c, increment.add[c] ?? 0])) as Record<Counter, number>),
-    }));
+  const rows = new Map<string, AnalyticsDailyTable & Record<Counter, number>>();
+  for (const increment of increments) {
+    for (const product_id of [increment.product_id, ALL_PRODUCTS]) {
+      const { store_id, livemode, day } = increment;
+      const key = `${store_id}|${livemode}|${day}|${product_id}`;
+      let row = rows.get(key);
+      if (!row) {
+        const zero = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number>;
+        rows.set(key, (row = { store_id, livemode, day, product_id, ...zero }));
+      }
+      for (const c of COUNTERS) row[c] += increment.add[c] ?? 0;
+    }
+  }
+  if (rows.size === 0) return;
   await db
     .insertInto('analytics_daily')
-    .values(rows)
+    .values([...rows.keys()].sort().map((key) => rows.get(key)!))
     .onConflict((conflict) =>
       conflict
         .columns(['store_id', 'livemode', 'day', 'product_id'])
@@ -80,10 +87,6 @@ export async function addToDailyTotals(
         ),
     )
     .execute();
-}
-
-function keyOf(increment: DailyIncrement): string {
-  return `${increment.store_id}|${increment.livemode}|${increment.day}|${increment.product_id}`;
 }
 
 /** What a counted fact says about itself: whose, which mode, which product, and when. */

@@ -3,7 +3,6 @@ import type { BaseLogger } from 'pino';
 import { startPollLoop } from '../common/poll-loop.js';
 import type { Database, DbBool } from '../db/schema.js';
 import { addToDailyTotals } from './daily-totals.js';
-import type { DailyIncrement } from './daily-totals.js';
 import { DEFAULT_TIMEZONE, localDate, storeTimezones } from './store-timezone.js';
 
 /**
@@ -57,22 +56,16 @@ export function startPageViewCounter(
       return { storeId, productId, livemode: Number(livemode), at: Number(quarter) * QUARTER_HOUR_MS, views };
     });
     const zones = await storeTimezones(db, [...new Set(parsed.map((view) => view.storeId))]);
-    // Quarter hours of one day become one increment.
-    const increments = new Map<string, DailyIncrement>();
-    for (const view of parsed) {
-      const day = localDate(view.at, zones.get(view.storeId) ?? DEFAULT_TIMEZONE);
-      const key = `${view.storeId}|${view.productId}|${view.livemode}|${day}`;
-      const increment = increments.get(key) ?? {
+    await addToDailyTotals(
+      db,
+      parsed.map((view) => ({
         store_id: view.storeId,
         livemode: view.livemode,
-        day,
+        day: localDate(view.at, zones.get(view.storeId) ?? DEFAULT_TIMEZONE),
         product_id: view.productId,
-        add: { page_views: 0 },
-      };
-      increment.add.page_views! += view.views;
-      increments.set(key, increment);
-    }
-    await addToDailyTotals(db, [...increments.values()]);
+        add: { page_views: view.views },
+      })),
+    );
   }
 
   const loop = startPollLoop({

@@ -71,6 +71,18 @@ describeEachDatabase(
       return sale;
     }
 
+    /** A shop whose pages sell in live mode (no live PSP set up), and a live key to read its figures. */
+    async function liveShop() {
+      const shop = await createShop(api);
+      const liveKey = await api.createKey(shop.storeId, ['sales:read'], 'live');
+      await api.db
+        .updateTable('stores')
+        .set({ checkout_mode: 'live' })
+        .where('id', '=', shop.storeId)
+        .execute();
+      return { shop, liveKey };
+    }
+
     async function viewsRow(shop: Shop, date: string) {
       return api.db
         .selectFrom('analytics_daily')
@@ -124,13 +136,7 @@ describeEachDatabase(
       });
 
       it('a page of a store in live checkout mode counts in the live figures only', async () => {
-        const shop = await createShop(api);
-        const liveKey = await api.createKey(shop.storeId, ['sales:read'], 'live');
-        await api.db
-          .updateTable('stores')
-          .set({ checkout_mode: 'live' })
-          .where('id', '=', shop.storeId)
-          .execute();
+        const { shop, liveKey } = await liveShop();
         const today = saoPauloDate(Date.now());
         expect((await pageRequest(api, 'GET', shop.pagePath)).status).toBe(200);
         await eventually(async () => (await day(liveKey, today)).page_views === 1);
@@ -233,14 +239,8 @@ describeEachDatabase(
       });
 
       it('an order whose Pix could not be made is taken back from the count', async () => {
-        const shop = await createShop(api);
-        const liveKey = await api.createKey(shop.storeId, ['sales:read'], 'live');
         // Live checkout without a live PSP: the page refuses the order and deletes it.
-        await api.db
-          .updateTable('stores')
-          .set({ checkout_mode: 'live' })
-          .where('id', '=', shop.storeId)
-          .execute();
+        const { shop, liveKey } = await liveShop();
         const today = saoPauloDate(Date.now());
         expect((await placeOrder(api, shop)).res.status).toBe(503);
         expect(

@@ -18,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('livemode', 'integer', (c) => c.notNull())
     // The local date, YYYY-MM-DD, in the store's time zone when the fact was counted.
     .addColumn('day', 'text', (c) => c.notNull())
-    // '' for sales of charges made through the API without a product.
+    // '' for sales of charges made through the API without a product; '*' for the store's whole day.
     .addColumn('product_id', 'text', (c) => c.notNull())
     .addColumn('page_views', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('orders', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -26,8 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sales', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('gross_cents', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('refunded_cents', 'bigint', (c) => c.notNull().defaultTo(0))
-    // A summary reads one store and mode over a range of days: the key's prefix.
-    .addPrimaryKeyConstraint('analytics_daily_pk', ['store_id', 'livemode', 'day', 'product_id'])
+    // A summary reads one product's row, or the store's whole-day row ('*'), over a range of days:
+    // the key's order, so it reads as many rows as days.
+    .addPrimaryKeyConstraint('analytics_daily_pk', ['store_id', 'livemode', 'product_id', 'day'])
     .execute();
 }
 
