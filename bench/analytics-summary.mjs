@@ -9,6 +9,7 @@
 // with grouped INSERTs, as the service would have kept them (one row per product and day, and one per
 // day for the whole store): orders ×1.4 and page views ×20 of the paid orders. Then `storefront serve` runs as production runs it and answers one request at a
 // time: summary and baseline alternate, so a machine busy with other work disturbs both alike.
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { prepareDatabase } from './lib/database.mjs';
 import { percentile } from './lib/percentile.mjs';
@@ -109,7 +110,7 @@ async function seedSales(kysely, kind, storeId, productIds) {
 
 async function timed(url, headers) {
   const started = performance.now();
-  const res = await fetch(url, { headers });
+  const res = await globalThis.fetch(url, { headers });
   const body = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body}`);

@@ -135,6 +135,21 @@ describeEachDatabase(
         expect((await day(shop.key, today)).page_views).toBe(3);
       });
 
+      it('views a failed write could not store are kept and written by a later flush', async () => {
+        const shop = await createShop(api);
+        const today = saoPauloDate(Date.now());
+        // The totals table out of reach: every flush fails until it is back.
+        await api.db.schema.alterTable('analytics_daily').renameTo('analytics_daily_away').execute();
+        try {
+          for (let i = 0; i < 2; i++) expect((await pageRequest(api, 'GET', shop.pagePath)).status).toBe(200);
+          await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 6));
+        } finally {
+          await api.db.schema.alterTable('analytics_daily_away').renameTo('analytics_daily').execute();
+        }
+        expect(await viewsRow(shop, today)).toBeUndefined();
+        await eventually(async () => (await day(shop.key, today)).page_views === 2);
+      });
+
       it('a page of a store in live checkout mode counts in the live figures only', async () => {
         const { shop, liveKey } = await liveShop();
         const today = saoPauloDate(Date.now());
@@ -249,20 +264,29 @@ describeEachDatabase(
         expect((await day(liveKey, today)).orders).toBe(0);
       });
 
-      it('counts in the store’s own time zone', async () => {
-        const shop = await createShop(api);
-        await api.db
-          .updateTable('stores')
-          .set({ timezone: 'Asia/Tokyo' } as never)
-          .where('id', '=', shop.storeId)
-          .execute();
+      it('counts in the store’s own time zone, and in São Paulo’s when the zone is unknown', async () => {
+        async function saleAt(timezone: string, instant: string) {
+          const shop = await createShop(api);
+          await api.db
+            .updateTable('stores')
+            .set({ timezone } as never)
+            .where('id', '=', shop.storeId)
+            .execute();
+          at(instant);
+          const charge = (await api.as(shop.key).post('/payments/pix', { amount: 5 })).body;
+          expect((await api.as(shop.key).post(`/payments/pix/${charge.id}/simulate_payment`)).status).toBe(
+            200,
+          );
+          vi.useRealTimers();
+          return shop;
+        }
         // 16:30 UTC on 10 March is 01:30 on the 11th in Tokyo (13:30 on the 10th in São Paulo).
-        at('2026-03-10T16:30:00.000Z');
-        const charge = (await api.as(shop.key).post('/payments/pix', { amount: 5 })).body;
-        await api.as(shop.key).post(`/payments/pix/${charge.id}/simulate_payment`);
-        vi.useRealTimers();
-        expect((await day(shop.key, '2026-03-11')).sales).toBe(1);
-        expect((await day(shop.key, '2026-03-10')).sales).toBe(0);
+        const tokyo = await saleAt('Asia/Tokyo', '2026-03-10T16:30:00.000Z');
+        expect((await day(tokyo.key, '2026-03-11')).sales).toBe(1);
+        expect((await day(tokyo.key, '2026-03-10')).sales).toBe(0);
+        // A zone this Node does not know never fails the payment: the day is São Paulo's.
+        const unknown = await saleAt('America/Atlantida', '2026-03-10T02:30:00.000Z');
+        expect((await day(unknown.key, '2026-03-09')).sales).toBe(1);
       });
     });
 
