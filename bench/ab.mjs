@@ -88,6 +88,7 @@ async function child(dist, scenarioName) {
       headers: { authorization: `Bearer ${key.key}` },
       productIds,
       checkoutId: store.default_checkout_id,
+      handle: store.handle,
       runId: `ab-${randomBytes(4).toString('hex')}`,
       counter: 0,
     };

@@ -74,6 +74,7 @@ export async function prepareDatabase({ kind, pgUrl, seedCount }) {
         kind,
         dir: place.dir,
         databaseUrl: place.databaseUrl,
+        openOptions: place.openOptions,
         serverEnv: place.serverEnv,
         storeId: store.id,
         handle: store.handle,

@@ -140,6 +140,24 @@ export function checks(): unknown[] {
     out.push(serverToClient, clientToServer, keys);
   }
   {
+    const serverToClient: Client.AnalyticsSummary = server<Schemas['AnalyticsSummary']>();
+    const clientToServer: Schemas['AnalyticsSummary'] = client<Client.AnalyticsSummary>();
+    const keys: KeysMatch<Client.AnalyticsSummary, Schemas['AnalyticsSummary']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.AnalyticsDay = server<Schemas['AnalyticsDay']>();
+    const clientToServer: Schemas['AnalyticsDay'] = client<Client.AnalyticsDay>();
+    const keys: KeysMatch<Client.AnalyticsDay, Schemas['AnalyticsDay']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.AnalyticsSummaryParams = server<Query<'/analytics/summary'>>();
+    const clientToServer: Query<'/analytics/summary'> = client<Client.AnalyticsSummaryParams>();
+    const keys: KeysMatch<Client.AnalyticsSummaryParams, Query<'/analytics/summary'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
     const serverToClient: Client.Coupon = server<Schemas['Coupon']>();
     const clientToServer: Schemas['Coupon'] = client<Client.Coupon>();
     const keys: KeysMatch<Client.Coupon, Schemas['Coupon']> = true;

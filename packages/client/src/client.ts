@@ -1,5 +1,6 @@
 import { resolveConfig, type ClientOptions } from './core/options.js';
 import { RequestCore } from './core/request.js';
+import { Analytics } from './resources/analytics.js';
 import { Checkouts } from './resources/checkouts.js';
 import { Coupons } from './resources/coupons.js';
 import { Events } from './resources/events.js';
@@ -28,6 +29,7 @@ export class Storefront {
   readonly store: StoreResource;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
+  readonly analytics: Analytics;
 
   constructor(options: ClientOptions) {
     const core = new RequestCore(resolveConfig(options));
@@ -40,5 +42,6 @@ export class Storefront {
     this.store = new StoreResource(core);
     this.webhookEndpoints = new WebhookEndpoints(core);
     this.events = new Events(core);
+    this.analytics = new Analytics(core);
   }
 }

@@ -17,6 +17,7 @@ export {
   TimeoutError,
   ValidationError,
 } from './core/errors.js';
+export { Analytics } from './resources/analytics.js';
 export { Checkouts } from './resources/checkouts.js';
 export { Coupons } from './resources/coupons.js';
 export { Events } from './resources/events.js';
@@ -35,6 +36,7 @@ export {
 } from './webhooks/verify.js';
 export { generateTestHeader, SIGNATURE_HEADER, type TestHeaderParams } from './webhooks/signature.js';
 export type { WebhookHeaders } from './webhooks/headers.js';
+export type * from './types/analytics.js';
 export type * from './types/checkout.js';
 export type * from './types/coupon.js';
 export type * from './types/event.js';

@@ -152,6 +152,12 @@ describe('resource routes', () => {
       '/payments/pix/pix_a/simulate_payment',
     ],
     ['sales.list', () => client.sales.list(), 'GET', '/sales'],
+    [
+      'analytics.summary',
+      () => client.analytics.summary({ from: '2026-03-01', to: '2026-03-31', product_id: 'p1' }),
+      'GET',
+      '/analytics/summary?from=2026-03-01&to=2026-03-31&product_id=p1',
+    ],
     ['sales.retrieve', () => client.sales.retrieve('s1'), 'GET', '/sales/s1'],
     ['sales.refund', () => client.sales.refund('s1'), 'POST', '/sales/s1/refund'],
     [

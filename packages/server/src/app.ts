@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { couponsRoutes } from './coupons/coupons-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(couponsRoutes);
       await v1.register(ordersRoutes);
       await v1.register(storeRoutes);
+      await v1.register(analyticsRoutes);
     },
     { prefix: API_PREFIX },
   );

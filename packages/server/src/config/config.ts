@@ -50,6 +50,8 @@ export interface Config {
   testMailAllow: TestMailAllow;
   /** Order pages' live-status streams (Server-Sent Events): how many may be open, and for how long. */
   sse: SseSettings;
+  /** How often each HTTP process writes the page views it counted (no variable: tests shorten it). */
+  pageViewFlushMs: number;
 }
 
 export interface ConnectionLimits {
@@ -99,6 +101,8 @@ export class ConfigError extends Error {
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.sqlite';
 const DEFAULT_RETRY_SCHEDULE = '5s,1m,5m,30m,2h,6h,12h,24h';
 const DEFAULT_RECONCILE_SCHEDULE = '15s,1m,5m';
+/** A crash loses at most this much of the page views counted in memory. */
+const PAGE_VIEW_FLUSH_MS = 5_000;
 const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -370,6 +374,6 @@ export function loadConfig(env: Env = process.env): Config {
       perProcess: integerIn(env, 'STOREFRONT_SSE_PER_PROCESS', 1000, 1, 10_000),
       maxLifetimeMs: parseStreamLifetime(env.STOREFRONT_SSE_MAX_LIFETIME),
     },
+    pageViewFlushMs: PAGE_VIEW_FLUSH_MS,
   };
 }
-

@@ -64,6 +64,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders:
     'Orders buyers place on the hosted purchase pages (API 1.2.0): what they chose, where they came from (`tracking`), and whether they paid, were abandoned or recovered.',
   Store: 'The store the API key belongs to, and its settings (API 1.2.0).',
+  Analytics:
+    'A store’s funnel per day in its time zone: purchase-page views, orders, paid orders, sales, refunds (docs/analytics.md).',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {

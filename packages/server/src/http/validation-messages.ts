@@ -42,6 +42,7 @@ const FORMAT_WORDS: Record<string, string> = {
   url: 'a URL',
   uuid: 'a UUID',
   'date-time': 'an ISO 8601 date and time (2026-11-22T10:00:00.000Z)',
+  date: 'a date as YYYY-MM-DD (2026-11-22)',
 };
 
 const plural = (n: unknown, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { countOrder } from '../analytics/daily-totals.js';
 import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
@@ -107,6 +108,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
     };
     await insertOrder(trx, row);
     if (row.amount_cents === 0) {
+      await countOrder(trx, row);
       const free = await approveFreeOrder(trx, row, input.config);
       await recordOrderEvent(trx, input.config, 'order.created', free.order);
       return { order: row, sale: free.sale };
@@ -123,8 +125,11 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
         await recordOrderEvent(trx, input.config, 'order.created', placed);
       });
     } catch (error) {
-      // No charge, no order: the coupon's hold goes with it, and the buyer may try again.
-      await deleteOrder(db, order);
+      // No charge, no order: the coupon's hold and its count go with it, and the buyer may try again.
+      await db.transaction().execute(async (trx) => {
+        await deleteOrder(trx, order);
+        await countOrder(trx, order, -1);
+      });
       throw error;
     }
   }

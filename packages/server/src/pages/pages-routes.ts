@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { h } from 'preact';
+import { startPageViewCounter } from '../analytics/page-views.js';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
 import { keyedRateLimit } from '../http/keyed-rate-limit.js';
@@ -119,6 +120,8 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     limits.orders.close();
     limits.quotes.close();
   });
+  const pageViews = startPageViewCounter(db, { flushIntervalMs: config.pageViewFlushMs, log: app.log });
+  app.addHook('onClose', () => pageViews.stop());
   const feed = orderStatusFeed(db, { pollMs: STATUS_POLL_MS, log: app.log });
   const streams = orderEventStreams(app, config.sse, feed);
   const hide = { hide: true };
@@ -250,6 +253,11 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         urls: { order: `${base}/orders`, quote: `${base}/quote` },
       }),
     );
+    // A view is a page a browser received: not a HEAD (Fastify answers it with this handler), not an error.
+    if (request.method === 'GET') {
+      const livemode = store.checkout_mode === 'live' ? 1 : 0;
+      pageViews.count({ storeId: store.id, productId: product.id, livemode });
+    }
     return sendHtml(reply, 200, pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage])), html);
   });
 

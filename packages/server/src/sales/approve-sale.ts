@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { countSale } from '../analytics/daily-totals.js';
 import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
 import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
@@ -16,8 +17,8 @@ export type NewSale = Omit<
 >;
 
 /**
- * Creates an approved sale in the caller's transaction: inserts it, queues its delivery e-mail and
- * records `sale.approved` (after `after`, the event it must follow, when given). Every approved sale
+ * Creates an approved sale in the caller's transaction: inserts it, adds it to the day's totals,
+ * queues its delivery e-mail and records `sale.approved` (after `after`, the event it must follow, when given). Every approved sale
  * is made here, a paid charge's and a free purchase-page order's alike, so they carry the same columns.
  */
 export async function approveSale(
@@ -28,6 +29,7 @@ export async function approveSale(
 ): Promise<Sale> {
   const row: SalesTable = { ...fields, status: 'approved', refunded_at: null, ...NO_REFUND };
   await insertSale(trx, row);
+  await countSale(trx, row);
   const sale = toSale(await queueDeliveryEmail(trx, row, mail));
   await recordEvent(trx, {
     storeId: row.store_id,

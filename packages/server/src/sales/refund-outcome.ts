@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { countRefund } from '../analytics/daily-totals.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import type { Devolucao } from '../pix/providers/pix-provider.js';
@@ -14,7 +15,8 @@ export interface RefundRequest {
 
 /**
  * Writes what the provider said about a refund, each outcome once (conditional updates):
- * - `DEVOLVIDO`: the sale becomes `refunded`, `refund.status` `succeeded`, event `sale.refunded`;
+ * - `DEVOLVIDO`: the sale becomes `refunded`, `refund.status` `succeeded`, event `sale.refunded`,
+ *   and its amount is added to the day's refunded total;
  * - `NAO_REALIZADO`: `refund.status` `failed` with the PSP's reason, event `sale.refund_failed`
  *   (the sale stays approved and may be refunded again);
  * - `EM_PROCESSAMENTO`: `refund.status` `pending`, checked again on the reconcile schedule.
@@ -73,6 +75,7 @@ export async function applyRefundOutcome(
           };
     const result = await open(trx).set(changes).executeTakeFirst();
     if (result.numUpdatedRows === 0n) return toSale(row);
+    if (devolucao.status === 'DEVOLVIDO') await countRefund(trx, row, now);
     const sale = toSale({ ...row, ...changes });
     const type = devolucao.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
     await recordEvent(trx, { ...scope, type, object: sale });

@@ -136,4 +136,25 @@ describeEachDatabase('official client against the service', (api) => {
     expect((await client.pix.simulateExpiration(charge.id)).status).toBe('expired');
     await expect(client.pix.simulateExpiration(charge.id)).rejects.toBeInstanceOf(ValidationError);
   });
+
+  it('reads the analytics summary of the day a sale was made, and is refused a range too long', async () => {
+    const store = await api.createStore();
+    const own = new Storefront({ apiKey: store.key, baseUrl: api.baseUrl });
+    const charge = await own.pix.create({ amount: 12.5 });
+    await own.pix.simulatePayment(charge.id);
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10); // São Paulo, UTC−3
+    const summary = await own.analytics.summary({ from: today, to: today });
+    expect(summary).toMatchObject({
+      object: 'analytics_summary',
+      sales: 1,
+      gross_amount: 12.5,
+      net_amount: 12.5,
+    });
+    expect(summary.days).toEqual([expect.objectContaining({ date: today, sales: 1 })]);
+    const tooLong = await own.analytics
+      .summary({ from: '2024-01-01', to: '2025-01-01' })
+      .catch((e: unknown) => e);
+    expect(tooLong).toBeInstanceOf(ValidationError);
+    expect(tooLong).toMatchObject({ status: 400, code: 'invalid_request', param: 'to' });
+  });
 });

@@ -24,6 +24,8 @@ describe('configuration from the environment', () => {
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 6e4, 3e5, 18e5, 72e5, 216e5, 432e5, 864e5]);
     // Delivery e-mail retries: 1 min, 5 min, 30 min, 2 h, 6 h.
     expect(config.emailRetryScheduleMs).toEqual([6e4, 3e5, 18e5, 72e5, 216e5]);
+    // Page views counted in memory are written at least every 5 s.
+    expect(config.pageViewFlushMs).toBe(5000);
     expect(config.webhookAllowedHosts.size).toBe(0);
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config).toMatchObject({ pspConnectTimeoutMs: 5000, pspRequestTimeoutMs: 15_000 });

@@ -46,7 +46,11 @@ function onNewConnection(
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: String(res.headers['content-type']).includes('json') ? JSON.parse(text) : text || null,
+        }),
       );
     });
     req.on('error', reject);
@@ -241,7 +245,7 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
     expect(new Set(await servedBy(await healthChecks(6)))).toEqual(new Set(httpPids));
   }, 90_000);
 
-  it('stops the primary and every HTTP process on SIGTERM, after the request in flight is answered', async () => {
+  it('stops the primary and every HTTP process on SIGTERM, after the request in flight is answered and the page views are written', async () => {
     // A creation whose body is still to come: `Expect: 100-continue` shows the server has begun it.
     const body = JSON.stringify({ nome: 'Em voo', preco: 12 });
     const inFlight = request(`${url}/api/public/v1/products`, {
@@ -263,6 +267,11 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
       inFlight.on('error', reject);
     });
     await new Promise((resolve) => inFlight.once('continue', resolve));
+    // Views of the demo product's page on both processes, each counted in its process's memory.
+    const pagePath = new URL(/Buy its demo product \(test mode\): (\S+)/.exec(serve.output)![1]!).pathname;
+    const views = await Promise.all(Array.from({ length: 6 }, () => onNewConnection(`${url}${pagePath}`)));
+    expect(views.map((view) => view.status)).toEqual(Array(6).fill(200));
+    expect(new Set(await servedBy(views))).toEqual(new Set(httpPids));
 
     serve.child.kill('SIGTERM');
     const shutDown = (pid: number) => lines('shutting down').some((line) => line.pid === pid);
@@ -277,6 +286,14 @@ describeEachDatabase('serve with STOREFRONT_PROCESSES=2', (api) => {
 
     await serve.exited;
     expect(serve.exit).toEqual({ code: 0, signal: null });
+    // Each process wrote its own views (at the latest as it stopped), and they added up.
+    const counted = await api.db
+      .selectFrom('analytics_daily')
+      .select('page_views')
+      .where('store_id', '=', demo.storeId)
+      .where('product_id', '=', '*')
+      .execute();
+    expect(counted.reduce((sum, row) => sum + Number(row.page_views), 0)).toBe(6);
     for (const pid of [...httpPids, serve.child.pid!]) {
       expect(shutDown(pid)).toBe(true);
       expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));

@@ -34,7 +34,7 @@ describeEachDatabase(
       worker = startEmailWorker({
         db: api.db,
         smtp: api.config.smtp!,
-        config: { emailRetryScheduleMs: [50] },
+        config: { ...api.config, emailRetryScheduleMs: [50] },
         log: silentLog,
         tls: { ca: smtp.ca },
         pollIntervalMs: 50,

@@ -12,6 +12,7 @@ import * as purchasePage from './0012-purchase-page.js';
 import * as idempotencyMode from './0013-idempotency-mode.js';
 import * as pspTokenRequest from './0013-psp-token-request.js';
 import * as ordersAttribution from './0015-orders-attribution.js';
+import * as analytics from './0016-analytics.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0013-idempotency-mode': idempotencyMode,
   '0013-psp-token-request': pspTokenRequest,
   '0015-orders-attribution': ordersAttribution,
+  '0016-analytics': analytics,
 };
