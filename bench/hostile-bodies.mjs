@@ -8,6 +8,7 @@
 // a connection of its own: a probe that arrives while the event loop is held waits until it is free,
 // so the slowest probe of the request's lifetime is the longest block. Each figure is the median of
 // `repeats` runs (default 3). Target: at most 50 ms for every body.
+import { Buffer } from 'node:buffer';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
