@@ -1409,7 +1409,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1576,7 +1576,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1908,7 +1908,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2066,7 +2066,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2224,7 +2224,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2389,7 +2389,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2545,7 +2545,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2837,7 +2837,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2985,7 +2985,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3159,7 +3159,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3422,7 +3422,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3660,7 +3660,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4089,7 +4089,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4258,7 +4258,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4414,7 +4414,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4590,7 +4590,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4776,7 +4776,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5116,7 +5116,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5271,7 +5271,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5448,7 +5448,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5720,7 +5720,7 @@ export interface operations {
           'application/json': components['schemas']['Sale'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5895,7 +5895,7 @@ export interface operations {
           'application/json': components['schemas']['Sale'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6055,7 +6055,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6215,7 +6215,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6479,7 +6479,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6660,7 +6660,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6824,7 +6824,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6952,7 +6952,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookDeliveryRetry'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7113,7 +7113,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7264,7 +7264,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookTest'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
