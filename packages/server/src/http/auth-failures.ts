@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from './api-error.js';
-import { serviceLimiter } from './rate-limit.js';
+import { rateLimited, serviceLimiter } from './rate-limit.js';
 
 /**
  * Failed authentications per client IP, `perMinute` in a one-minute window, counted like every other
@@ -27,21 +26,8 @@ export function authFailureLimit(
     redis,
     log,
   );
-  const refusal = (msBeforeNext: number) => {
-    const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
-    return new ApiError(
-      429,
-      'rate_limited',
-      `Too many failed authentications from this address. Retry after ${retryAfter} s.`,
-      null,
-      {
-        'Retry-After': retryAfter,
-        'RateLimit-Limit': String(perMinute),
-        'RateLimit-Remaining': '0',
-        'RateLimit-Reset': retryAfter,
-      },
-    );
-  };
+  const refusal = (msBeforeNext: number) =>
+    rateLimited('Too many failed authentications from this address.', perMinute, msBeforeNext);
   return {
     async refuseIfExhausted(ip) {
       const state = await limiter.get(ip);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { invalidRequest } from './api-error.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { jsonShapeRefusal } from './json-shape.js';
 
 const takesNoBody = (request: FastifyRequest) => request.routeOptions.schema?.body === undefined;
 
@@ -9,20 +9,17 @@ const takesNoBody = (request: FastifyRequest) => request.routeOptions.schema?.bo
  * Request bodies are JSON, on every route. Many HTTP clients send `Content-Type: application/json`
  * (or another type) by default, even with no body: an operation that takes no body accepts an empty
  * one whatever its type. Any other body must be JSON; Fastify would otherwise read `text/plain` as a
- * string and answer with the schema's "must be object". JSON nested deeper than MAX_JSON_DEPTH is
- * refused before it is parsed, on every route, the open ones (PSP callbacks, purchase pages) first.
+ * string and answer with the schema's "must be object". JSON too deep or with too many arrays and
+ * objects (json-shape.ts) is refused before it is parsed, on every route, the open ones (PSP
+ * callbacks, purchase pages) first.
  */
 export const bodyParsingPlugin = fp(async (app: FastifyInstance) => {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && takesNoBody(request)) return done(null, undefined);
-    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
-      return done(
-        invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`),
-        undefined,
-      );
-    }
+    const refusal = jsonShapeRefusal(body as string);
+    if (refusal !== null) return done(invalidRequest(refusal), undefined);
     parseJson(request, body as string, done);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {

@@ -133,6 +133,17 @@ function makeLimiter(
   return serviceLimiter({ points: perSecond, duration: 1, keyPrefix: 'storefront:rl' }, redis, log);
 }
 
+/** The 429 of every API limit: `Retry-After` in whole seconds and the `RateLimit-*` headers. */
+export function rateLimited(what: string, limit: number, msBeforeNext: number): ApiError {
+  const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
+  return new ApiError(429, 'rate_limited', `${what} Retry after ${retryAfter} s.`, null, {
+    'Retry-After': retryAfter,
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': '0',
+    'RateLimit-Reset': retryAfter,
+  });
+}
+
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance, options) => {
   const limiter = makeLimiter(options, app.log);
   app.addHook('onClose', async () => limiter.close());
@@ -145,13 +156,7 @@ export const rateLimitPlugin = fp<RateLimitOptions>(async (app: FastifyInstance,
       result = await limiter.consume(request.auth.keyId);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-      throw new ApiError(429, 'rate_limited', `Too many requests. Retry after ${retryAfter} s.`, null, {
-        'Retry-After': retryAfter,
-        'RateLimit-Limit': limit,
-        'RateLimit-Remaining': '0',
-        'RateLimit-Reset': retryAfter,
-      });
+      throw rateLimited('Too many requests.', options.perSecond, rejection.msBeforeNext);
     }
     reply.headers({
       'RateLimit-Limit': limit,

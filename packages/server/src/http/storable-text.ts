@@ -5,41 +5,57 @@ import { UNSTORABLE_CHARACTER, UNSTORABLE_TEXT_MESSAGE } from './text-patterns.j
 
 const isUnstorable = (text: string) => UNSTORABLE_CHARACTER.test(text);
 
-/** A value still to look at, and how it was reached: its key and the frame of its parent. */
+/** An array or object being read: its children one at a time, and how it was reached. */
 interface Frame {
-  value: unknown;
+  container: Record<string, unknown> | unknown[];
+  /** The object's own keys; null for an array, read by index. */
+  keys: string[] | null;
+  next: number;
   key: string | null;
   parent: Frame | null;
 }
 
-/** The dotted path of a frame, built only for the one being reported. */
-function pathOf(frame: Frame | null): string {
-  const keys: string[] = [];
+/** The dotted path of a frame and, when given, one more key: built only for the one reported. */
+function pathOf(frame: Frame | null, last?: string): string {
+  const keys: string[] = last === undefined ? [] : [last];
   for (let at = frame; at !== null && at.key !== null; at = at.parent) keys.push(at.key);
   return keys.reverse().join('.');
 }
 
+const frameOf = (container: object, key: string | null, parent: Frame | null): Frame => ({
+  container: container as Frame['container'],
+  keys: Array.isArray(container) ? null : Object.keys(container),
+  next: 0,
+  key,
+  parent,
+});
+
 /**
  * The dotted path of the first string (or object key) in `value` that holds unstorable text, `''`
  * for `value` itself, or null when everything is storable. A bad key is named by its parent.
- * Depth-first in document order, with an explicit stack and parent links rather than recursion and a
- * copied path per level: the time is linear in the size of the value, whatever its shape.
+ * Depth-first in document order, with an explicit stack of the arrays and objects being read rather
+ * than recursion and a copied path per level: the time is linear in the size of the value, and
+ * strings, numbers and array indexes cost no allocation.
  */
 export function findUnstorableText(value: unknown): string | null {
-  const stack: Frame[] = [{ value, key: null, parent: null }];
-  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
-    if (frame.key !== null && isUnstorable(frame.key)) return pathOf(frame.parent);
-    const item = frame.value;
-    if (typeof item === 'string') {
-      if (isUnstorable(item)) return pathOf(frame);
+  if (typeof value === 'string') return isUnstorable(value) ? '' : null;
+  if (typeof value !== 'object' || value === null) return null;
+  let frame: Frame | null = frameOf(value, null, null);
+  while (frame !== null) {
+    const { container, keys } = frame;
+    const length: number = keys === null ? (container as unknown[]).length : keys.length;
+    if (frame.next === length) {
+      frame = frame.parent;
       continue;
     }
-    if (typeof item !== 'object' || item === null) continue;
-    const keys = Object.keys(item);
-    // Pushed last to first, so the first key comes off the stack first.
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
-      stack.push({ value: (item as Record<string, unknown>)[key], key, parent: frame });
+    const index = frame.next++;
+    const key = keys === null ? null : keys[index]!;
+    if (key !== null && isUnstorable(key)) return pathOf(frame);
+    const item = key === null ? (container as unknown[])[index] : (container as Record<string, unknown>)[key];
+    if (typeof item === 'string') {
+      if (isUnstorable(item)) return pathOf(frame, key ?? String(index));
+    } else if (typeof item === 'object' && item !== null) {
+      frame = frameOf(item, key ?? String(index), frame);
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-shape.js';
 import { createShop } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
@@ -7,11 +7,19 @@ import type { ApiResponse } from '../support/test-api.js';
 
 const MiB = 1024 * 1024;
 const DEPTH_MESSAGE = `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`;
+const COUNT_MESSAGE = `The request body holds more than ${MAX_JSON_VALUES} values and keys.`;
 
 /** `depth` arrays, one inside the other. */
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 /** `depth` objects, one inside the other, under the key `a`. */
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+/** `count` values and keys in all: `{"pix":[…]}` (three) holding `item`s of one value each. */
+const wide = (count: number, item: string) =>
+  `{"pix":[${Array(count - 3)
+    .fill(item)
+    .join(',')}]}`;
+/** One object of `count` keys. */
+const manyKeys = (count: number) => `{${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`;
 
 /**
  * Bodies nested deeper than the documented limit are refused with 400 before they are parsed or
@@ -36,19 +44,8 @@ describeEachDatabase('deeply nested JSON bodies', (api) => {
       rawBody,
       headers: { 'content-type': 'application/json', origin: api.baseUrl },
     });
-  const counts = async () =>
-    Promise.all(
-      (['orders', 'pix_charges', 'pix_callbacks'] as const).map(async (table) =>
-        Number(
-          (
-            await api.db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
-      ),
-    );
+  const counts = () =>
+    Promise.all((['orders', 'pix_charges', 'pix_callbacks'] as const).map((table) => api.count(table)));
 
   it(`one level past ${MAX_JSON_DEPTH}, and a megabyte of nesting, answer 400 invalid_request on every route`, async () => {
     const before = await counts();
@@ -78,6 +75,36 @@ describeEachDatabase('deeply nested JSON bodies', (api) => {
         const error = expectError(await post(route, body), 400, 'invalid_request');
         expect(error.message).not.toBe(DEPTH_MESSAGE);
       }
+    }
+  });
+
+  it(`${MAX_JSON_VALUES} values and keys pass, one more is refused before parsing`, async () => {
+    const before = await counts();
+    for (const route of routes()) {
+      for (const item of ['{}', '[]', '0', '-1.5e3', '""', 'true', 'null']) {
+        const refused = expectError(
+          await post(route, wide(MAX_JSON_VALUES + 1, item)),
+          400,
+          'invalid_request',
+        );
+        expect(refused.message).toBe(COUNT_MESSAGE);
+      }
+      for (const body of [
+        `[${Array(MiB / 4)
+          .fill('{}')
+          .join(',')}]`,
+        manyKeys(MiB / 16),
+      ]) {
+        const error = expectError(await post(route, body), 400, 'invalid_request');
+        expect(error.message).toBe(COUNT_MESSAGE);
+      }
+    }
+    expect(await counts()).toEqual(before);
+    // At the limit the body is read: the callback's own answer (an unknown token), not the refusal.
+    expectError(await post(routes()[0]!, wide(MAX_JSON_VALUES, ' 1 ')), 404, 'not_found');
+    for (const route of routes().slice(1)) {
+      const error = expectError(await post(route, wide(MAX_JSON_VALUES, '[]')), 400, 'invalid_request');
+      expect(error.message).not.toBe(COUNT_MESSAGE);
     }
   });
 

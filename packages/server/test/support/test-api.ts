@@ -93,6 +93,15 @@ export class TestApi {
     await this.database?.drop();
   }
 
+  /** How many rows `table` holds now (to show a refused request wrote nothing). */
+  async count(table: keyof Database): Promise<number> {
+    const row = await this.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** A new store and a key on it (every scope unless told otherwise). */
   async createStore(
     input: { name?: string; scopes?: Scope[]; mode?: KeyMode } = {},
