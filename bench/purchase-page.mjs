@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { request } from './lib/http.mjs';
+import { placePageOrder } from './lib/page-order.mjs';
 import { percentile } from './lib/percentile.mjs';
 import { importServerModule as load } from './lib/paths.mjs';
 
@@ -45,19 +46,7 @@ async function weight(path) {
   return { ...sizes, total: sizes.html + sizes.css + sizes.js };
 }
 
-async function order() {
-  const res = await request(`${origin}${demo.pagePath}/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({
-      name: 'Maria da Silva',
-      email: 'maria@example.com',
-      document: '52998224725',
-      bump: false,
-    }),
-  });
-  return res.json().order_url;
-}
+const order = () => placePageOrder(origin, demo.pagePath);
 
 const productWeight = await weight(demo.pagePath);
 const browser = await chromium.launch({

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { startNodeProcess } from './lib/child-process.mjs';
 import { placeFor } from './lib/database.mjs';
 import { freePort } from './lib/free-port.mjs';
-import { requestJson } from './lib/http.mjs';
+import { placePageOrder } from './lib/page-order.mjs';
 import { serverBin, importServerModule as load } from './lib/paths.mjs';
 import { latencySummary } from './lib/percentile.mjs';
 import { processTicks, rssBytes, toMb } from './lib/proc-stats.mjs';
@@ -67,19 +67,7 @@ const server = await startNodeProcess({
   readyUrl: `${origin}/readyz`,
 });
 
-async function order() {
-  const { order_url } = await requestJson(`${origin}${demo.pagePath}/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({
-      name: 'Maria da Silva',
-      email: 'maria@example.com',
-      document: '52998224725',
-      bump: false,
-    }),
-  });
-  return order_url.split('/').pop();
-}
+const order = async () => (await placePageOrder(origin, demo.pagePath)).split('/').pop();
 
 /** The server's open descriptors; null once it is gone (a crash under the flood is a result too). */
 function descriptors() {

@@ -146,6 +146,20 @@ describeEachDatabase(
       await open.ended;
     });
 
+    it('a change written by another process or node (no signal here) arrives through the shared poll', async () => {
+      const [token] = await orders(api, shop, 1);
+      const open = await stream(api, token!);
+      await open.next((event) => event.data.status === 'pending');
+      // Written straight to the database, as another node would: this process hears nothing of it.
+      await api.db
+        .updateTable('pix_charges')
+        .set({ status: 'canceled', canceled_at: new Date().toISOString() })
+        .where('id', '=', await chargeOfOrder(api, token!))
+        .execute();
+      await open.next((event) => event.data.status === 'canceled');
+      await open.ended;
+    });
+
     it('an expired Pix keeps the stream open: a new Pix for the order is told as pending again', async () => {
       const [token] = await orders(api, shop, 1);
       const open = await stream(api, token!);

@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmailWorker } from '../../src/email/email-worker.js';
 import type { EmailWorker } from '../../src/email/email-worker.js';
 import { parseTestMailAllow } from '../../src/email/test-mail-policy.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import type { ReceivedMail } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
+import { eventually } from '../webhooks/delivery-harness.js';
+import {
+  BUYER,
+  createShop,
+  pageRequest,
+  placeOrder,
+  saleOfOrder,
+  startPageEmailWorker,
+} from './page-support.js';
 import type { Shop } from './page-support.js';
 
 /*
@@ -33,26 +39,11 @@ describeEachDatabase(
         .as(shop.key)
         .patch(`/products/${shop.bump.id}`, { link_acesso: 'https://members.example.com/ebook' });
       expect(bump.status, bump.text).toBe(200);
-      worker = startEmailWorker({
-        db: api.db,
-        smtp: api.config.smtp!,
-        config: { ...api.config, emailRetryScheduleMs: [50] },
-        log: silentLog,
-        tls: { ca: smtp.ca },
-        pollIntervalMs: 50,
-      });
+      worker = startPageEmailWorker(api, smtp.ca);
     });
     afterAll(() => worker.stop());
 
-    const saleOf = async (token: string) => {
-      const { hashOrderToken } = await import('../../src/orders/order-object.js');
-      const { sale_id } = await api.db
-        .selectFrom('orders')
-        .select('sale_id')
-        .where('token_hash', '=', hashOrderToken(token))
-        .executeTakeFirstOrThrow();
-      return (await api.as(shop.key).get(`/sales/${sale_id}`)).body;
-    };
+    const saleOf = (token: string) => saleOfOrder(api, shop, token);
     /** The sale's message in the inbox, once the worker sent it. */
     const delivered = (saleId: string) => eventually(async () => mailOf(saleId));
 

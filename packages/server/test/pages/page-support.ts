@@ -1,4 +1,8 @@
+import { startEmailWorker } from '../../src/email/email-worker.js';
+import type { EmailWorker } from '../../src/email/email-worker.js';
+import { hashOrderToken } from '../../src/orders/order-object.js';
 import type { TestApi } from '../support/test-api.js';
+import { silentLog } from '../webhooks/delivery-harness.js';
 
 /** A buyer valid in every field (the CPF's check digits are right). */
 export const BUYER = {
@@ -95,7 +99,6 @@ export async function placeOrder(api: TestApi, shop: Shop, body: Record<string, 
 
 /** The charge an order points at, through the database (the order's row names it). */
 export async function chargeOfOrder(api: TestApi, token: string): Promise<string> {
-  const { hashOrderToken } = await import('../../src/orders/order-object.js');
   const row = await api.db
     .selectFrom('orders')
     .select('pix_charge_id')
@@ -129,4 +132,26 @@ export async function createRefusedCoupons(
     .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
     .where('id', '=', expiring.id)
     .execute();
+}
+
+/** An e-mail worker on the test service's SMTP settings, polling every 50 ms, trusting the test server's CA. */
+export function startPageEmailWorker(api: TestApi, ca: string): EmailWorker {
+  return startEmailWorker({
+    db: api.db,
+    smtp: api.config.smtp!,
+    config: { ...api.config, emailRetryScheduleMs: [50] },
+    log: silentLog,
+    tls: { ca },
+    pollIntervalMs: 50,
+  });
+}
+
+/** The sale of a paid order, as the API shows it to the store's key. */
+export async function saleOfOrder(api: TestApi, shop: Shop, token: string) {
+  const { sale_id } = await api.db
+    .selectFrom('orders')
+    .select('sale_id')
+    .where('token_hash', '=', hashOrderToken(token))
+    .executeTakeFirstOrThrow();
+  return (await api.as(shop.key).get(`/sales/${sale_id}`)).body;
 }

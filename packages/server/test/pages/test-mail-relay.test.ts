@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmailWorker } from '../../src/email/email-worker.js';
 import type { EmailWorker } from '../../src/email/email-worker.js';
 import { parseTestMailAllow } from '../../src/email/test-mail-policy.js';
-import { hashOrderToken } from '../../src/orders/order-object.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
-import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
+import { eventually } from '../webhooks/delivery-harness.js';
+import {
+  BUYER,
+  createShop,
+  pageRequest,
+  placeOrder,
+  saleOfOrder,
+  startPageEmailWorker,
+} from './page-support.js';
 import type { Shop } from './page-support.js';
 
 /*
@@ -31,14 +36,7 @@ describeEachDatabase(
 
     beforeAll(async () => {
       shop = await createShop(api, {}, 'Loja Demo');
-      worker = startEmailWorker({
-        db: api.db,
-        smtp: api.config.smtp!,
-        config: { ...api.config, emailRetryScheduleMs: [50] },
-        log: silentLog,
-        tls: { ca: smtp.ca },
-        pollIntervalMs: 50,
-      });
+      worker = startPageEmailWorker(api, smtp.ca);
     });
     afterAll(() => worker.stop());
 
@@ -48,12 +46,7 @@ describeEachDatabase(
       expect(res.status, res.text).toBe(201);
       const paid = await pageRequest(api, 'POST', `/p/o/${token}/simulate`, {});
       expect(paid.status, paid.text).toBe(200);
-      const { sale_id } = await api.db
-        .selectFrom('orders')
-        .select('sale_id')
-        .where('token_hash', '=', hashOrderToken(token!))
-        .executeTakeFirstOrThrow();
-      return (await api.as(shop.key).get(`/sales/${sale_id}`)).body;
+      return saleOfOrder(api, shop, token!);
     }
 
     const delivered = (saleId: string) =>
