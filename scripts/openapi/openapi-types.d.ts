@@ -1879,7 +1879,7 @@ export interface operations {
           'application/json': components['schemas']['AnalyticsSummary'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -1916,7 +1916,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4058,7 +4058,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4095,7 +4095,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4236,7 +4236,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4340,7 +4340,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4403,7 +4403,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7240,7 +7240,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7359,7 +7359,7 @@ export interface operations {
           'application/json': components['schemas']['Store'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7409,7 +7409,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `rate_limited`: too many requests for this API key; retry after `Retry-After` seconds. */
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
       429: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
