@@ -28,6 +28,7 @@ import { attachLiveProviders } from './pix/live/live-providers.js';
 import { pixCallbackRoutes } from './pix/live/callback-routes.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
+import { subscriptionsRoutes } from './subscriptions/subscriptions-routes.js';
 import { prefixedId } from './common/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(webhookDeliveriesRoutes);
       await v1.register(eventsRoutes);
       await v1.register(couponsRoutes);
+      await v1.register(subscriptionsRoutes);
     },
     { prefix: API_PREFIX },
   );

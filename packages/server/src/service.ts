@@ -16,6 +16,7 @@ import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { attachLiveProviders } from './pix/live/live-providers.js';
 import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
+import { startCycleScheduler } from './subscriptions/cycle-scheduler.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
@@ -37,7 +38,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the live Pix reconciler, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry sweeper, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -61,6 +62,8 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     requestTimeoutMs: config.pspRequestTimeoutMs,
   });
   const reconciler = config.worker === 'inline' ? startConfiguredReconciler(db, config, log) : null;
+  // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
+  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, log }) : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
@@ -71,6 +74,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await worker?.stop(); // in-flight attempts record their result
       await mail?.stop();
       await reconciler?.stop();
+      await cycles?.stop();
       await liveProviders.close();
     },
   };

@@ -12,6 +12,8 @@ export const SCOPES = [
   'sales:write',
   'coupons:read',
   'coupons:write',
+  'subscriptions:read',
+  'subscriptions:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

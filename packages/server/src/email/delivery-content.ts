@@ -4,6 +4,15 @@ import type { Customer } from '../pix/customer.js';
 import type { SaleItem, SalesTable } from '../sales/sale-object.js';
 import type { DeliveryEmailInput, DeliveryItem } from './template.js';
 
+/**
+ * A subscription's later cycles get a receipt rather than the product's delivery e-mail (sent once, on
+ * the first payment): the same placeholders, the access link kept in view.
+ */
+const RENEWAL_SUBJECT = 'Assinatura renovada: {{produto}}';
+const RENEWAL_BODY =
+  'Olá, {{nome}}!\n\nRecebemos o pagamento de {{valor}} da sua assinatura de {{produto}} em {{loja}}, pelo Pix Automático. Seu acesso continua ativo.';
+const RENEWAL_ACCESS_LINE = '\n\nAcesse {{produto}}: {{link_acesso}}';
+
 /** What a sale with no product is called in its e-mail: the charge's description, or this. */
 const UNNAMED_PURCHASE = 'sua compra';
 
@@ -37,6 +46,7 @@ export async function loadDeliveryEmail(
       'sales.store_id',
       'sales.pix_charge_id',
       'sales.items',
+      'sales.cycle',
       'stores.name as store_name',
       'products.nome',
       'products.link_acesso',
@@ -60,8 +70,12 @@ export async function loadDeliveryEmail(
       customerName: customer?.name ?? null,
       amountCents: row.amount_cents,
       items,
-      subject: row.delivery_email_subject,
-      body: row.delivery_email_body,
+      ...(row.cycle !== null && row.cycle > 1
+        ? {
+            subject: RENEWAL_SUBJECT,
+            body: RENEWAL_BODY + (items[0]?.linkAcesso ? RENEWAL_ACCESS_LINE : ''),
+          }
+        : { subject: row.delivery_email_subject, body: row.delivery_email_body }),
     },
   };
 }

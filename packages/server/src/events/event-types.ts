@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 
 /**
  * The event catalogue. `webhook.test` is sent only by the test operation. API 1.1.0 added
- * `checkout.updated`, `pix.canceled` and `sale.refund_failed`.
+ * `checkout.updated`, `pix.canceled` and `sale.refund_failed`; API 1.2.0 the `subscription.*` events.
  */
 export const EVENT_TYPES = [
   'checkout.created',
@@ -18,6 +18,11 @@ export const EVENT_TYPES = [
   'sale.approved',
   'sale.refunded',
   'sale.refund_failed',
+  'subscription.created',
+  'subscription.activated',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -7,6 +7,7 @@ import { chargeChanged } from './charge-signals.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixChargesTable } from './pix-charge-object.js';
 import { findDueCharges, markExpired } from './pix-charges-repository.js';
+import { expireUnauthorised } from '../subscriptions/cycle-scheduler.js';
 
 const BATCH = 100;
 
@@ -63,7 +64,7 @@ export interface Sweeper {
   stop(): Promise<void>;
 }
 
-/** Runs `expireDueCharges` every `intervalMs`, never two runs at once; the timer does not hold the process. */
+/** Runs `expireDueCharges` (then the subscriptions it leaves unauthorised) every `intervalMs`, never two runs at once; the timer does not hold the process. */
 export function startExpirySweeper(
   db: Kysely<Database>,
   onError: (error: unknown) => void,
@@ -71,7 +72,9 @@ export function startExpirySweeper(
 ): Sweeper {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
+    // A subscription whose first charge expired or was canceled was never authorised: it expires too.
     running ??= expireDueCharges(db)
+      .then(() => expireUnauthorised(db))
       .then(() => undefined, onError)
       .finally(() => {
         running = null;

@@ -36,6 +36,9 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   refund_failure_reason: string | null;
   /** When the reconciler next asks the PSP about a pending refund. */
   refund_next_check_at: string | null;
+  /** The subscription this sale bills (API 1.2.0), and which of its cycles (1 for the first payment). */
+  subscription_id: string | null;
+  cycle: number | null;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
@@ -85,6 +88,15 @@ export const Sale = Type.Object(
       description: 'What a purchase-page order bought; empty for a charge created through the API.',
     }),
     coupon: Nullable(SaleCoupon),
+    subscription_id: Nullable(
+      Type.String({ description: 'The subscription this sale bills (API 1.2.0); null for a one-off sale.' }),
+    ),
+    cycle: Nullable(
+      Type.Integer({
+        minimum: 1,
+        description: "Which of its subscription's cycles this sale pays: 1 for the first payment.",
+      }),
+    ),
     livemode: Type.Boolean(),
     created_at: Timestamp,
     refunded_at: Nullable(Timestamp),
@@ -120,6 +132,8 @@ export function toSale(row: SalesTable): Sale {
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     items: row.items === null ? [] : (JSON.parse(row.items) as SaleItem[]),
     coupon: row.coupon === null ? null : (JSON.parse(row.coupon) as SaleCoupon),
+    subscription_id: row.subscription_id ?? null,
+    cycle: row.cycle ?? null,
     livemode: toBool(row.livemode),
     created_at: row.created_at,
     refunded_at: row.refunded_at,
