@@ -3,6 +3,9 @@ import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { createCharge } from '../pix/create-charge.js';
+import { createSubscription } from '../subscriptions/create-subscription.js';
+import type { SubscriptionCustomer } from '../subscriptions/create-subscription.js';
+import { findSubscriptionByCharge } from '../subscriptions/subscriptions-repository.js';
 import type { Customer } from '../pix/customer.js';
 import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
@@ -52,7 +55,10 @@ export async function offeredBump(
  */
 export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise<{ token: string }> {
   const { store, product } = input;
-  const bump = input.bump ? await offeredBump(db, product) : null;
+  // A recurring product is sold as a subscription: its price each period, no bump, no coupon.
+  const recurring = product.recorrencia !== null;
+  if (recurring && input.coupon) throw new CouponRefused('Cupons não valem para assinaturas.');
+  const bump = input.bump && !recurring ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
   const order = await db.transaction().execute(async (trx) => {
@@ -88,7 +94,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   });
   if (order.amount_cents > 0) {
     try {
-      await chargeOrder(db, order);
+      await (recurring ? subscribeOrder(db, order) : chargeOrder(db, order));
     } catch (error) {
       // No charge, no order: the coupon's hold goes with it, and the buyer may try again.
       await deleteOrder(db, order);
@@ -152,12 +158,31 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable): Promise<vo
 }
 
 /**
+ * A recurring product's order: a subscription through the API's own service, whose first charge
+ * (paying the first period and authorising the rest) becomes the order's Pix.
+ */
+async function subscribeOrder(db: Kysely<Database>, order: OrdersTable): Promise<void> {
+  const created = await createSubscription(
+    db,
+    { storeId: order.store_id, livemode: order.livemode === 1 },
+    {
+      product_id: order.product_id,
+      customer: JSON.parse(order.customer) as SubscriptionCustomer,
+    },
+    { orderId: order.id },
+  );
+  await setOrderCharge(db, order, created.first_charge.id, created.first_charge.expires_at);
+}
+
+/**
  * A new Pix for an order whose charge expired unpaid (same order, same token). A limited coupon must
  * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
  * one charge. Returns false when there was nothing to renew.
  */
 export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
   if (order.status !== 'pending' || order.pix_charge_id === null) return false;
+  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
+  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const current = await findCharge(db, scope, order.pix_charge_id);
   if (!current || effectiveStatus(current) !== 'expired') return false;

@@ -64,6 +64,7 @@ export const SubscriptionCustomer = Type.Object(
   { ...Customer.properties, ...Type.Required(Type.Pick(Customer, ['name', 'document'])).properties },
   { additionalProperties: false },
 );
+export type SubscriptionCustomer = Static<typeof SubscriptionCustomer>;
 
 export const CreateSubscriptionBody = Type.Object(
   {

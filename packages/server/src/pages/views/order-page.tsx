@@ -17,17 +17,23 @@ export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | '
   accessLink: string | null;
   /** The product's page while it is on sale, offered when the store canceled the Pix; else null. */
   productUrl: string | null;
+  /** A subscription's order: how its price is worded each period ("por mês"); null for a one-off order. */
+  subscription: { perPeriod: string } | null;
   /** The order's own endpoints, relative to this page. */
   urls: { status: string; events: string; simulate: string; renew: string };
 }
 
-function Paid(props: { accessLink: string | null; hidden: boolean }) {
+function Paid(props: { accessLink: string | null; hidden: boolean; recurringPrice: string | null }) {
   return (
     <section class="card paid" id="paid" hidden={props.hidden} aria-labelledby="paid-title">
       <h1 id="paid-title" tabIndex={-1}>
-        Pagamento confirmado!
+        {props.recurringPrice ? 'Assinatura ativa!' : 'Pagamento confirmado!'}
       </h1>
-      <p>Obrigado pela compra. Seu acesso está liberado.</p>
+      <p>
+        {props.recurringPrice
+          ? `Pagamento confirmado e Pix Automático autorizado: as próximas cobranças, de ${props.recurringPrice}, são feitas pelo seu banco. Seu acesso está liberado.`
+          : 'Obrigado pela compra. Seu acesso está liberado.'}
+      </p>
       <p id="access" hidden={!props.accessLink}>
         <a class="button" id="access-link" href={props.accessLink ?? '#'}>
           Acessar meu produto
@@ -65,6 +71,9 @@ function Canceled(props: { productUrl: string | null; hidden: boolean }) {
  */
 export function OrderPage(props: OrderPageProps) {
   const { status, pix } = props;
+  const recurringPrice = props.subscription
+    ? `${formatBrl(props.amountCents)} ${props.subscription.perPeriod}`
+    : null;
   return (
     <Layout
       title={`Pedido · ${props.storeName}`}
@@ -98,13 +107,19 @@ export function OrderPage(props: OrderPageProps) {
             </p>
           ) : null}
           <p class="total">
-            Total: <strong>{formatBrl(props.amountCents)}</strong>
+            Total: <strong>{recurringPrice ?? formatBrl(props.amountCents)}</strong>
           </p>
         </section>
 
         {pix ? (
           <section class="card pay" id="pending" hidden={status !== 'pending'} aria-labelledby="pay-title">
-            <h1 id="pay-title">Pague com Pix</h1>
+            <h1 id="pay-title">{recurringPrice ? 'Pague e autorize com Pix' : 'Pague com Pix'}</h1>
+            {recurringPrice ? (
+              <p class="authorisation" id="authorisation">
+                Ao pagar este Pix, você autoriza no app do seu banco o Pix Automático de {props.storeName}:
+                cobranças de {recurringPrice}, até você cancelar pelo próprio banco.
+              </p>
+            ) : null}
             <p class="countdown" role="timer" aria-live="off">
               Expira em <span id="countdown">--:--</span>
             </p>
@@ -125,7 +140,11 @@ export function OrderPage(props: OrderPageProps) {
             <ol class="steps">
               <li>Abra o app do seu banco e escolha pagar com Pix.</li>
               <li>Escaneie o QR code ou cole o código copiado.</li>
-              <li>Confirme o pagamento: esta página se atualiza sozinha.</li>
+              <li>
+                {recurringPrice
+                  ? 'Confirme o pagamento e a autorização: esta página se atualiza sozinha.'
+                  : 'Confirme o pagamento: esta página se atualiza sozinha.'}
+              </li>
             </ol>
             {props.testMode ? (
               <button type="button" id="simulate" class="secondary">
@@ -147,17 +166,33 @@ export function OrderPage(props: OrderPageProps) {
             <h1 id="expired-title" tabIndex={-1}>
               Este Pix expirou
             </h1>
-            <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
-            <button type="button" id="renew">
-              Gerar novo Pix
-            </button>
-            <p class="form-error" id="renew-error" role="alert" hidden></p>
+            {recurringPrice ? (
+              // Its first charge authorised the subscription too: a new one is a new subscription.
+              <>
+                <p>O prazo para pagar terminou, e nada foi autorizado nem cobrado.</p>
+                {props.productUrl ? (
+                  <p>
+                    <a class="button" id="subscribe-again" href={props.productUrl}>
+                      Assinar novamente
+                    </a>
+                  </p>
+                ) : null}
+              </>
+            ) : (
+              <>
+                <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
+                <button type="button" id="renew">
+                  Gerar novo Pix
+                </button>
+                <p class="form-error" id="renew-error" role="alert" hidden></p>
+              </>
+            )}
           </section>
         )}
 
         <Canceled productUrl={props.productUrl} hidden={status !== 'canceled'} />
 
-        <Paid accessLink={props.accessLink} hidden={status !== 'paid'} />
+        <Paid accessLink={props.accessLink} hidden={status !== 'paid'} recurringPrice={recurringPrice} />
       </div>
     </Layout>
   );
