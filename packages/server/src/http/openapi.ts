@@ -59,6 +59,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Pix charges':
     'Instant-payment charges with a BR Code (copy and paste) and its QR code. Test keys (`sk_test_`) simulate payments.',
   Sales: 'Sales, created when a charge is paid.',
+  Subscriptions:
+    'Recurring products sold through Pix Automático (API 1.2.0): the buyer pays the first cycle and authorises the rest with one QR; later cycles are billed by the store through its PSP. Test keys simulate renewals, failures and cancellations.',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
