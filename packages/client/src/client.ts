@@ -6,6 +6,7 @@ import { Events } from './resources/events.js';
 import { Pix } from './resources/pix.js';
 import { Products } from './resources/products.js';
 import { Sales } from './resources/sales.js';
+import { Subscriptions } from './resources/subscriptions.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
 /**
@@ -19,6 +20,7 @@ import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export class Storefront {
   readonly pix: Pix;
   readonly sales: Sales;
+  readonly subscriptions: Subscriptions;
   readonly products: Products;
   readonly checkouts: Checkouts;
   readonly coupons: Coupons;
@@ -29,6 +31,7 @@ export class Storefront {
     const core = new RequestCore(resolveConfig(options));
     this.pix = new Pix(core);
     this.sales = new Sales(core);
+    this.subscriptions = new Subscriptions(core);
     this.products = new Products(core);
     this.checkouts = new Checkouts(core);
     this.coupons = new Coupons(core);

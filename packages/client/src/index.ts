@@ -23,6 +23,7 @@ export { Events } from './resources/events.js';
 export { Pix } from './resources/pix.js';
 export { Products } from './resources/products.js';
 export { Sales } from './resources/sales.js';
+export { Subscriptions } from './resources/subscriptions.js';
 export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -40,4 +41,5 @@ export type * from './types/pix.js';
 export type * from './types/product.js';
 export type * from './types/sale.js';
 export type * from './types/shared.js';
+export type * from './types/subscription.js';
 export type * from './types/webhook-endpoint.js';

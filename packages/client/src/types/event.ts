@@ -2,9 +2,10 @@ import type { Checkout } from './checkout.js';
 import type { PixCharge } from './pix.js';
 import type { Product } from './product.js';
 import type { Sale } from './sale.js';
+import type { Subscription } from './subscription.js';
 import type { ListParams, Timestamp } from './shared.js';
 
-/** The object each event type carries in `data.object` (the event catalogue of API 1.1.0). */
+/** The object each event type carries in `data.object` (the event catalogue of API 1.2.0). */
 export interface EventObjects {
   'checkout.created': Checkout;
   'checkout.archived': Checkout;
@@ -19,6 +20,11 @@ export interface EventObjects {
   'sale.approved': Sale;
   'sale.refunded': Sale;
   'sale.refund_failed': Sale;
+  'subscription.created': Subscription;
+  'subscription.activated': Subscription;
+  'subscription.renewed': Subscription;
+  'subscription.past_due': Subscription;
+  'subscription.canceled': Subscription;
   /** Sent only by `webhookEndpoints.test`; its payload is not part of the contract. */
   'webhook.test': Record<string, unknown>;
 }

@@ -33,6 +33,10 @@ export interface Sale {
   /** What a purchase-page order bought; empty for a charge created through the API. */
   items: SaleItem[];
   coupon: SaleCoupon | null;
+  /** The subscription this sale bills (API 1.2.0); null for a one-off sale. */
+  subscription_id: string | null;
+  /** Which of its subscription's cycles this sale pays: 1 for the first payment. */
+  cycle: number | null;
   livemode: boolean;
   created_at: Timestamp;
   refunded_at: Timestamp | null;
