@@ -23,7 +23,11 @@ const ListSubscriptionsQuery = Type.Partial(
   Type.Object({
     ...PageQuery,
     status: SubscriptionStatusSchema,
-    product_id: Type.String({ format: 'uuid', description: 'Only subscriptions of this product.' }),
+    product_id: Type.String({
+      format: 'uuid',
+      maxLength: 36,
+      description: 'Only subscriptions of this product.',
+    }),
   }),
   { additionalProperties: false },
 );
