@@ -22,6 +22,8 @@ const SALE_KEYS = [
   'refund',
   'refunded_at',
   'status',
+  'subscription_id',
+  'cycle',
 ].sort();
 
 /** A live sale written straight to the database (no live provider can make one through the API). */
