@@ -7,7 +7,7 @@ import { isoAfter, nowIso } from '../common/time.js';
 import { ApiError } from '../http/api-error.js';
 import { isPostgres } from '../webhooks/sql-dialect.js';
 import { announceNewEvents } from '../webhooks/delivery/wake.js';
-import { sendCycleCharge } from './cycle-charges.js';
+import { sendCycleCharges } from './cycle-charges.js';
 import { addDays, dateIn } from './periods.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import { endSubscription, MAX_RETRIES, RETRY_WINDOW_DAYS } from './subscription-outcomes.js';
@@ -76,7 +76,7 @@ export async function claimDueSubscriptions(
  * (when the policy allows and the 7 days are not over), or cancels it (`payment_failed`) when it is
  * out of retries; then it expires subscriptions whose first charge expired or was canceled unpaid.
  * `asOf` plays that day as if it had come. Safe with any number of schedulers at once: each
- * subscription is claimed first, and each cycle's charge is made once (see `sendCycleCharge`).
+ * subscription is claimed first, and each cycle's charge is made once (see `sendCycleCharges`).
  */
 export async function runCycles(
   db: Kysely<Database>,
@@ -100,9 +100,14 @@ export async function runCycles(
       BATCH,
       options.leaseMs ?? DEFAULT_LEASE_MS,
     );
-    for (const row of claimed) {
+    await sendDueCharges(
+      db,
+      claimed.filter((row) => row.status === 'active'),
+      report,
+    );
+    for (const row of claimed.filter((row) => row.status === 'past_due')) {
       try {
-        await advance(db, row, asOf, report);
+        await retryOrEnd(db, row, asOf, report);
       } catch (error) {
         // The lease keeps it from this run; it is due again for the next one once the lease ends.
         if (!(error instanceof ApiError)) throw error;
@@ -115,22 +120,50 @@ export async function runCycles(
   return report;
 }
 
-/** One claimed subscription's due work; releases the claim with the next day of work. */
-async function advance(
+/**
+ * Active subscriptions whose next cycle is due within the window: their charges go to the PSP
+ * together, and each sent one is released to wait for its outcome (told by the PSP, or a simulation).
+ * A PSP failure keeps its claim, so the next run after the lease tries again.
+ */
+async function sendDueCharges(
+  db: Kysely<Database>,
+  rows: SubscriptionsTable[],
+  report: CycleRunReport,
+): Promise<void> {
+  const released: string[] = [];
+  for (const outcome of await sendCycleCharges(db, rows)) {
+    const { subscription, cycle } = outcome;
+    if (outcome.error || !cycle) {
+      report.failed.push({ subscription_id: subscription.id, error: outcome.error?.message ?? 'not sent' });
+      continue;
+    }
+    if (outcome.sent) {
+      report.charges_sent.push({
+        subscription_id: subscription.id,
+        cycle: cycle.cycle,
+        due_date: cycle.due_date,
+      });
+    }
+    released.push(subscription.id);
+  }
+  if (released.length === 0) return;
+  await db
+    .updateTable('subscriptions')
+    .set({ next_action_date: null, claimed_until: null })
+    .where('id', 'in', released)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** A past-due subscription's due work: ask for a retry, or end it once out of retries. */
+async function retryOrEnd(
   db: Kysely<Database>,
   row: SubscriptionsTable,
   asOf: string,
   report: CycleRunReport,
 ): Promise<void> {
   const release = (next_action_date: string | null) =>
-    moveSubscription(db, row, [row.status], { next_action_date, claimed_until: null });
-  if (row.status === 'active') {
-    const { cycle, sent } = await sendCycleCharge(db, row);
-    if (sent)
-      report.charges_sent.push({ subscription_id: row.id, cycle: cycle.cycle, due_date: cycle.due_date });
-    await release(null); // the next work is the outcome, told by the PSP (or a simulation)
-    return;
-  }
+    moveSubscription(db, row, ['past_due'], { next_action_date, claimed_until: null });
   const cycle = await findCycle(db, row.id, row.cycle + 1);
   if (!cycle) throw new Error(`past-due subscription ${row.id} has no cycle ${row.cycle + 1}`);
   const windowEnd = addDays(cycle.due_date, RETRY_WINDOW_DAYS);

@@ -26,7 +26,7 @@ export async function simulateRenewal(
   mail: Pick<Config, 'smtp'>,
 ): Promise<SubscriptionsTable> {
   billable(row, 'simulate_renewal');
-  const { cycle } = await sendCycleCharge(db, row);
+  const cycle = await sendCycleCharge(db, row);
   const [received] = simulatedProvider.parseReceivedPix(
     simulatedProvider.receivedPixCallback(cycle.txid, cycle.amount_cents),
   );
@@ -39,7 +39,7 @@ export async function simulateFailure(
   row: SubscriptionsTable,
 ): Promise<SubscriptionsTable> {
   billable(row, 'simulate_failure');
-  const { cycle } = await sendCycleCharge(db, row);
+  const cycle = await sendCycleCharge(db, row);
   return failCycleAttempt(db, cycle, dateIn(new Date()));
 }
 
