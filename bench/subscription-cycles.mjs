@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { placeFor } from './lib/database.mjs';
+import { seedProducts } from './lib/seed.mjs';
 import { importServerModule, serverBin } from './lib/paths.mjs';
 
 const run = promisify(execFile);
@@ -34,7 +35,7 @@ const place = await placeFor(opts.db, pgUrl);
 const { openDatabase } = await importServerModule('db/database.js');
 const { migrateToLatest } = await importServerModule('db/migrate.js');
 const { createStore } = await importServerModule('stores/stores.js');
-const { prefixedId, newUuid } = await importServerModule('common/ids.js');
+const { prefixedId } = await importServerModule('common/ids.js');
 const { addDays, dateIn, periodBound } = await importServerModule('subscriptions/periods.js');
 
 const db = openDatabase(place.databaseUrl, place.openOptions);
@@ -44,34 +45,9 @@ try {
   const today = dateIn(new Date());
   const due = periodBound(today, 'mensal', 1);
   const asOf = addDays(due, -5);
-  const productId = newUuid();
-  await db.kysely
-    .insertInto('products')
-    .values({
-      id: productId,
-      store_id: store.id,
-      codigo: 'PRD-BENCH000',
-      nome: 'Clube',
-      slug: 'clube',
-      descricao: null,
-      imagem: null,
-      preco_cents: 4990,
-      ativo: 1,
-      checkout_id: null,
-      link_acesso: null,
-      garantia: null,
-      order_bump_enabled: 0,
-      order_bump_product_id: null,
-      order_bump_title: null,
-      order_bump_description: null,
-      delivery_email_subject: null,
-      delivery_email_body: null,
-      recorrencia: 'mensal',
-      retry_policy: '3_in_7_days',
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  // A product of the bench's seed, made recurring.
+  const [productId] = await seedProducts(db, store.id, 1);
+  await db.kysely.updateTable('products').set({ recorrencia: 'mensal', preco_cents: 4990 }).execute();
 
   // Active subscriptions, as an activation leaves them: cycle 1 paid, the next one due in a month.
   const seedStart = performance.now();

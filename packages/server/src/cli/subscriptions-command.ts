@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { attachLiveProviders } from '../pix/live/live-providers.js';
 import { runCycles } from '../subscriptions/cycle-scheduler.js';
 import type { CycleRunReport } from '../subscriptions/cycle-scheduler.js';
 import { isCalendarDate } from '../subscriptions/periods.js';
-import { fail, print, withDatabase } from './context.js';
+import { fail, print } from './context.js';
+import { withProviders } from './pix-provider-command.js';
 
 function calendarDate(raw: string): string {
   if (!isCalendarDate(raw)) fail(`--as-of must be a calendar day written YYYY-MM-DD, got "${raw}"`);
@@ -42,18 +42,10 @@ export function registerSubscriptionsCommand(program: Command): void {
     )
     .option('--json', 'print one JSON object')
     .action(async (options: { store?: string; asOf?: string; json?: boolean }) => {
-      await withDatabase(async (db, config) => {
-        const providers = attachLiveProviders(db.kysely, {
-          secret: config.secret,
-          connectTimeoutMs: config.pspConnectTimeoutMs,
-          requestTimeoutMs: config.pspRequestTimeoutMs,
-        });
-        try {
-          const report = await runCycles(db.kysely, { asOf: options.asOf, storeId: options.store });
-          print(!!options.json, report, describe(report));
-        } finally {
-          await providers.close();
-        }
+      // Live subscriptions' charges go to their stores' PSPs.
+      await withProviders(async (db) => {
+        const report = await runCycles(db.kysely, { asOf: options.asOf, storeId: options.store });
+        print(!!options.json, report, describe(report));
       });
     });
 }
