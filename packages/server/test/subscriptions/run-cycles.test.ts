@@ -116,6 +116,39 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     ]);
   });
 
+  it('the retry window ends 7 days after the due date: a retry on day 7 is asked for, on day 8 it is too late', async () => {
+    const onTime = await activeSubscription();
+    const late = await activeSubscription();
+    const due = onTime.next_charge_date;
+    expect(late.next_charge_date).toBe(due);
+    await runJson('--store', storeId, '--as-of', addDays(due, -5));
+    for (const sub of [onTime, late]) {
+      expect((await api.as(key).post(`/subscriptions/${sub.id}/simulate_failure`)).body.status).toBe(
+        'past_due',
+      );
+    }
+    // The other is not looked at again until the day after the window, as after a scheduler outage.
+    await api.db
+      .updateTable('subscriptions')
+      .set({ next_action_date: addDays(due, 8) })
+      .where('id', '=', late.id)
+      .execute();
+    const lastDay = await runJson('--store', storeId, '--as-of', addDays(due, 7));
+    expect(lastDay.retries_requested).toContainEqual({
+      subscription_id: onTime.id,
+      cycle: 2,
+      date: addDays(due, 7),
+    });
+    expect(lastDay.canceled.filter((c: any) => c.subscription_id === late.id)).toEqual([]);
+
+    const dayAfter = await runJson('--store', storeId, '--as-of', addDays(due, 8));
+    expect(dayAfter.retries_requested.filter((r: any) => r.subscription_id === late.id)).toEqual([]);
+    expect(dayAfter.canceled).toContainEqual({ subscription_id: late.id, reason: 'payment_failed' });
+    expect(await cyclesOf(late.id)).toMatchObject([
+      { status: 'failed', failed_attempts: 1, retries_requested: 0 },
+    ]);
+  });
+
   it('expires pending subscriptions whose first charge expired, touches only --store, and refuses a bad --as-of', async () => {
     const pending = (await subscribe(api, key, product.id)).body;
     await api.as(key).post(`/payments/pix/${pending.first_charge.id}/simulate_expiration`);
