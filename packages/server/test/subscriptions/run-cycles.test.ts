@@ -1,6 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { addDays, dateIn } from '../../src/subscriptions/periods.js';
+import { startCycleScheduler } from '../../src/subscriptions/cycle-scheduler.js';
 import { runCli } from '../support/cli.js';
+import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';
 import { eventTypesOf, recurringProduct, subscribe } from './subscription-helpers.js';
 
@@ -147,6 +149,34 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     expect(await cyclesOf(late.id)).toMatchObject([
       { status: 'failed', failed_attempts: 1, retries_requested: 0 },
     ]);
+  });
+
+  it('the worker’s scheduler sends a cycle due today by itself, once, however many of them run', async () => {
+    const sub = await activeSubscription();
+    // As if the month had passed: the next cycle's charge is due today in the store's timezone.
+    await api.db
+      .updateTable('subscriptions')
+      .set({ next_action_date: dateIn(new Date()) })
+      .where('id', '=', sub.id)
+      .execute();
+    const schedulers = [1, 2].map(() => startCycleScheduler({ db: api.db, log: silentLog, intervalMs: 50 }));
+    try {
+      const [cycle] = await eventually(async () => {
+        const rows = await cyclesOf(sub.id);
+        return rows.length > 0 && rows[0]!.status === 'scheduled' && rows;
+      });
+      expect(cycle).toMatchObject({ cycle: 2, due_date: sub.next_charge_date });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await cyclesOf(sub.id)).toHaveLength(1);
+      const row = await api.db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('id', '=', sub.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ next_action_date: null, claimed_until: null });
+    } finally {
+      await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
+    }
   });
 
   it('expires pending subscriptions whose first charge expired, touches only --store, and refuses a bad --as-of', async () => {
