@@ -109,7 +109,8 @@ export async function activateSubscriptionOfCharge(
 /**
  * A cycle's charge was paid (cobr `CONCLUIDA`, or test mode's simulate_renewal): its sale (cycle n,
  * `sale.approved`, the renewal receipt), the period advances, `subscription.renewed`. Paying a cycle
- * twice is refused (400). Money received for a subscription canceled meanwhile still makes its sale.
+ * twice is refused (400). Money received for a subscription that ended meanwhile still makes its sale
+ * (naming the subscription and cycle), and the subscription stays ended.
  */
 export async function payCycle(
   db: Kysely<Database>,
@@ -119,13 +120,14 @@ export async function payCycle(
 ): Promise<{ subscription: SubscriptionsTable; sale: Sale }> {
   return db.transaction().execute(async (trx) => {
     const saleId = newUuid();
-    const paid = await moveCycle(trx, cycle, ['sending', 'scheduled'], {
+    // Any state but paid: a charge the PSP settled after we gave up on it (or canceled it) is still money in.
+    const paid = await moveCycle(trx, cycle, ['sending', 'scheduled', 'failed', 'canceled'], {
       status: 'paid',
       paid_at: received.paidAt,
       sale_id: saleId,
       next_check_at: null,
     });
-    if (!paid) throw invalidRequest(`Cycle ${cycle.cycle} of this subscription is no longer payable.`);
+    if (!paid) throw invalidRequest(`Cycle ${cycle.cycle} of this subscription is already paid.`);
     const row = await currentSubscription(trx, cycle.subscription_id);
     const { sale, event } = await approveSaleRecorded(
       trx,
