@@ -94,7 +94,7 @@ describeEachDatabase(
       ]);
     });
 
-    it('sends the product’s delivery e-mail on the first payment and a renewal receipt on each later cycle', async () => {
+    it('sends the delivery e-mail, in the subscription’s words where the product has none, on the first payment and a renewal receipt on each later cycle', async () => {
       const { key } = await api.createStore({ name: 'Clube & Cia' });
       const product = await recurringProduct(api, key, {
         link_acesso: 'https://membros.example.com/clube',
@@ -115,7 +115,11 @@ describeEachDatabase(
           smtp.messages.find((m) => m.parsed.messageId === `<sale-${saleId}@${FROM_DOMAIN}>`),
         );
       const welcome = await mailOf(sales[0]!.id);
+      // The product's own subject; with no body of its own, the subscription's words and the access link.
       expect(welcome.parsed.subject).toBe('Bem-vindo ao Clube do Violão');
+      expect(welcome.parsed.text).toContain('Sua assinatura de Clube do Violão em Clube & Cia está ativa');
+      expect(welcome.parsed.text).toContain('Pix Automático');
+      expect(welcome.parsed.text).toContain('https://membros.example.com/clube');
       expect(welcome.parsed.to).toMatchObject({ value: [{ address: BUYER.email, name: BUYER.name }] });
       const receipt = await mailOf(sales[1]!.id);
       expect(receipt.parsed.subject).toBe('Assinatura renovada: Clube do Violão');
