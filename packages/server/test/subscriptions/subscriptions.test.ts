@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/pix/brcode/index.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
+import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';
 import { BUYER, eventTypesOf, recurringProduct, subscribe } from './subscription-helpers.js';
 
 describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation', (api) => {
@@ -389,5 +390,36 @@ describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation
     expect((await api.as(key).get(`/subscriptions/${a.id}`)).body.status).toBe('expired');
     expect((await api.as(key).get(`/subscriptions/${b.id}`)).body.status).toBe('expired');
     expect(await expireUnauthorised(api.db, storeId)).toEqual([]);
+  });
+
+  it('the purchase page subscribes: bump ignored, a coupon refused, the order’s Pix is the first charge', async () => {
+    const shop = await createShop(api);
+    await api.as(shop.key).post('/coupons', { code: 'CLUBE10', percent_off: 10 });
+    const monthly = await recurringProduct(api, shop.key, {
+      order_bump_enabled: true,
+      order_bump_product_id: shop.bump.id,
+    });
+    const page = { ...shop, pagePath: `/p/${shop.handle}/${monthly.slug}` };
+    const refused = await placeOrder(api, page, { coupon: 'CLUBE10' });
+    expect(refused.res.status).toBe(400);
+    expect(refused.res.json.fields).toEqual({ coupon: 'Cupons não valem para assinaturas.' });
+
+    const { res, token } = await placeOrder(api, page, { bump: true });
+    expect(res.status).toBe(201);
+    const chargeId = await chargeOfOrder(api, token!);
+    const [sub] = (await api.as(shop.key).get(`/subscriptions?product_id=${monthly.id}`)).body.data;
+    expect(sub).toMatchObject({
+      status: 'pending',
+      first_charge_id: chargeId,
+      amount: 49.9,
+      customer: { name: 'Maria da Silva', document: '52998224725' },
+    });
+    const order = await api.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', sub.order_id)
+      .executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ amount_cents: 4990, coupon_id: null });
+    expect(JSON.parse(order.items).map((item: any) => item.kind)).toEqual(['product']);
   });
 });
