@@ -179,7 +179,8 @@ export async function createSubscription(
     id_rec: created.idRec,
     next_action_date: null,
     claimed_until: null,
-    next_check_at: null,
+    // Live: the reconciler first reads the authorisation (GET /rec) when it first reads the charge.
+    next_check_at: chargeRow.next_check_at,
     created_at: chargeRow.created_at,
   };
   const answer = await db.transaction().execute(async (trx) => {
