@@ -108,6 +108,30 @@ export function checks(): unknown[] {
     const keys: KeysMatch<Client.ListEnvelope<Client.Checkout>, Ok<'/checkouts', 'get', 200>> = true;
     out.push(serverToClient, clientToServer, keys);
   }
+  {
+    const serverToClient: Client.Subscription = server<Schemas['Subscription']>();
+    const clientToServer: Schemas['Subscription'] = client<Client.Subscription>();
+    const keys: KeysMatch<Client.Subscription, Schemas['Subscription']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CreatedSubscription = server<Schemas['CreatedSubscription']>();
+    const clientToServer: Schemas['CreatedSubscription'] = client<Client.CreatedSubscription>();
+    const keys: KeysMatch<Client.CreatedSubscription, Schemas['CreatedSubscription']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.SubscriptionCreateParams = server<Body<'/subscriptions', 'post'>>();
+    const clientToServer: Body<'/subscriptions', 'post'> = client<Client.SubscriptionCreateParams>();
+    const keys: KeysMatch<Client.SubscriptionCreateParams, Body<'/subscriptions', 'post'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.SubscriptionListParams = server<Query<'/subscriptions'>>();
+    const clientToServer: Query<'/subscriptions'> = client<Client.SubscriptionListParams>();
+    const keys: KeysMatch<Client.SubscriptionListParams, Query<'/subscriptions'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
   // What callers send: bodies and query strings.
   {
     const serverToClient: Client.CheckoutCreateParams = server<Body<'/checkouts', 'post'>>();

@@ -9,6 +9,7 @@ import { Pix } from './resources/pix.js';
 import { Products } from './resources/products.js';
 import { Sales } from './resources/sales.js';
 import { StoreResource } from './resources/store.js';
+import { Subscriptions } from './resources/subscriptions.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
 /**
@@ -22,6 +23,7 @@ import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export class Storefront {
   readonly pix: Pix;
   readonly sales: Sales;
+  readonly subscriptions: Subscriptions;
   readonly products: Products;
   readonly checkouts: Checkouts;
   readonly coupons: Coupons;
@@ -35,6 +37,7 @@ export class Storefront {
     const core = new RequestCore(resolveConfig(options));
     this.pix = new Pix(core);
     this.sales = new Sales(core);
+    this.subscriptions = new Subscriptions(core);
     this.products = new Products(core);
     this.checkouts = new Checkouts(core);
     this.coupons = new Coupons(core);

@@ -26,6 +26,7 @@ export { Pix } from './resources/pix.js';
 export { Products } from './resources/products.js';
 export { Sales } from './resources/sales.js';
 export { StoreResource } from './resources/store.js';
+export { Subscriptions } from './resources/subscriptions.js';
 export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -46,4 +47,5 @@ export type * from './types/product.js';
 export type * from './types/sale.js';
 export type * from './types/shared.js';
 export type * from './types/store.js';
+export type * from './types/subscription.js';
 export type * from './types/webhook-endpoint.js';

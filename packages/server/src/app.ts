@@ -31,6 +31,7 @@ import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
 import { ordersRoutes } from './orders/orders-routes.js';
 import { storeRoutes } from './stores/store-routes.js';
+import { subscriptionsRoutes } from './subscriptions/subscriptions-routes.js';
 import { prefixedId } from './common/ids.js';
 import { eventsRoutes } from './events/events-routes.js';
 import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.js';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(ordersRoutes);
       await v1.register(storeRoutes);
       await v1.register(analyticsRoutes);
+      await v1.register(subscriptionsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -18,6 +18,7 @@ import { startSweeper } from './common/sweeper.js';
 import { attachLiveProviders } from './pix/live/live-providers.js';
 import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
+import { expireUnauthorised, startCycleScheduler } from './subscriptions/cycle-scheduler.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
@@ -39,7 +40,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the live Pix reconciler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -49,7 +50,11 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();
   const pixExpiry = startSweeper(
-    () => expireDueCharges(db),
+    // A subscription whose first charge expired or was canceled was never authorised: it expires too.
+    async () => {
+      await expireDueCharges(db);
+      await expireUnauthorised(db);
+    },
     (err) => log.warn({ err }, 'pix expiry sweep failed'),
   );
   const orderAbandonment = startSweeper(
@@ -70,6 +75,8 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     requestTimeoutMs: config.pspRequestTimeoutMs,
   });
   const reconciler = config.worker === 'inline' ? startConfiguredReconciler(db, config, log) : null;
+  // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
+  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, log }) : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
@@ -81,6 +88,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await worker?.stop(); // in-flight attempts record their result
       await mail?.stop();
       await reconciler?.stop();
+      await cycles?.stop();
       await liveProviders.close();
     },
   };

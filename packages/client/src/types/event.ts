@@ -3,6 +3,7 @@ import type { OrderEventObject } from './order.js';
 import type { PixCharge } from './pix.js';
 import type { Product } from './product.js';
 import type { Sale } from './sale.js';
+import type { Subscription } from './subscription.js';
 import type { ListParams, Timestamp } from './shared.js';
 
 /** The object each event type carries in `data.object` (the event catalogue of API 1.2.0). */
@@ -23,6 +24,11 @@ export interface EventObjects {
   /** API 1.2.0: the order and the absolute URL of its page. */
   'order.created': OrderEventObject;
   'order.abandoned': OrderEventObject;
+  'subscription.created': Subscription;
+  'subscription.activated': Subscription;
+  'subscription.renewed': Subscription;
+  'subscription.past_due': Subscription;
+  'subscription.canceled': Subscription;
   /** Sent only by `webhookEndpoints.test`; its payload is not part of the contract. */
   'webhook.test': Record<string, unknown>;
 }

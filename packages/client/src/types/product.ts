@@ -1,4 +1,5 @@
 import type { ListParams, Timestamp } from './shared.js';
+import type { Recorrencia, RetryPolicy } from './subscription.js';
 
 /** A catalogue product. */
 export interface Product {
@@ -23,6 +24,10 @@ export interface Product {
   order_bump_description: string | null;
   delivery_email_subject: string | null;
   delivery_email_body: string | null;
+  /** Sold as a subscription through Pix Automático when set (API 1.2.0); null sells it once. */
+  recorrencia: Recorrencia | null;
+  /** Whether a failed cycle charge is retried; `3_in_7_days` by default. */
+  retry_policy: RetryPolicy;
   created_at: Timestamp;
   /** Always equals `created_at`: a creation reference, not a last-change marker. */
   updated_at: Timestamp;
@@ -44,6 +49,8 @@ export interface ProductCreateParams {
   order_bump_description?: string | null;
   delivery_email_subject?: string | null;
   delivery_email_body?: string | null;
+  recorrencia?: Recorrencia | null;
+  retry_policy?: RetryPolicy;
 }
 
 /** Only the fields to change; `ativo: true` reactivates an archived product. */

@@ -38,6 +38,10 @@ export interface Sale {
   tracking: Tracking;
   /** Its purchase-page order was paid after being abandoned (API 1.2.0). */
   recovered: boolean;
+  /** The subscription this sale bills (API 1.2.0); null for a one-off sale. */
+  subscription_id: string | null;
+  /** Which of its subscription's cycles this sale pays: 1 for the first payment. */
+  cycle: number | null;
   livemode: boolean;
   created_at: Timestamp;
   refunded_at: Timestamp | null;

@@ -16,6 +16,8 @@ export const SCOPES = [
   'orders:write',
   'store:read',
   'store:write',
+  'subscriptions:read',
+  'subscriptions:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -5,6 +5,7 @@ import { registerPixProviderCommand } from './pix-provider-command.js';
 import { registerOperationsCommands } from './operations-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
+import { registerSubscriptionsCommand } from './subscriptions-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 
 const program = new Command('storefront')
@@ -18,5 +19,6 @@ registerStoresCommand(program);
 registerKeysCommand(program);
 registerPixProviderCommand(program);
 registerOperationsCommands(program);
+registerSubscriptionsCommand(program);
 
 await program.parseAsync(process.argv);

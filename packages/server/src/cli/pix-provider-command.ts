@@ -69,7 +69,7 @@ function identityOf(options: SetOptions): ClientIdentity {
 }
 
 /** Opens the database with the store's live providers attached, and closes both after `work`. */
-function withProviders<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
+export function withProviders<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
   return withDatabase(async (db, config) => {
     const providers = attachLiveProviders(db.kysely, {
       secret: config.secret,

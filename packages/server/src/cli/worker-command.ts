@@ -5,6 +5,7 @@ import { attachLiveProviders } from '../pix/live/live-providers.js';
 import { startConfiguredReconciler } from '../pix/live/reconciler.js';
 import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
+import { startCycleScheduler } from '../subscriptions/cycle-scheduler.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { exitIfCannotStart, shutdownDeadlineMs, stopOnSignals } from './serve-lifecycle.js';
@@ -13,7 +14,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks and delivery e-mails, and reconcile live Pix, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks and delivery e-mails, reconcile live Pix and bill subscription cycles, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -28,8 +29,14 @@ export function registerWorkerCommand(program: Command): void {
         requestTimeoutMs: config.pspRequestTimeoutMs,
       });
       const reconciler = startConfiguredReconciler(db.kysely, config, log);
+      const cycles = startCycleScheduler({ db: db.kysely, log });
       log.info(
-        { dialect: db.dialect, delivery_email: mail !== null, live_pix_reconciler: true },
+        {
+          dialect: db.dialect,
+          delivery_email: mail !== null,
+          live_pix_reconciler: true,
+          subscription_cycles: true,
+        },
         'webhook worker started',
       );
 
@@ -37,7 +44,7 @@ export function registerWorkerCommand(program: Command): void {
       stopOnSignals(
         log,
         async () => {
-          await Promise.all([worker.stop(), mail?.stop(), reconciler.stop()]);
+          await Promise.all([worker.stop(), mail?.stop(), reconciler.stop(), cycles.stop()]);
           await liveProviders.close();
           await db.close();
         },

@@ -4,6 +4,35 @@ import type { Customer } from '../pix/customer.js';
 import type { SaleItem, SalesTable } from '../sales/sale-object.js';
 import type { DeliveryEmailInput, DeliveryItem } from './template.js';
 
+/**
+ * A subscription's words where the product has none of its own: its first payment says the
+ * subscription is active and what was authorised; each later cycle gets a receipt instead of the
+ * product's delivery e-mail (sent once, on the first payment). The access link stays in view.
+ */
+const SUBSCRIPTION_EMAIL = {
+  first: {
+    subject: 'Assinatura ativa: {{produto}}',
+    body: 'Olá, {{nome}}!\n\nSua assinatura de {{produto}} em {{loja}} está ativa: recebemos o pagamento de {{valor}}. As próximas cobranças serão feitas pelo Pix Automático, como você autorizou no seu banco, e você pode cancelar quando quiser pelo próprio banco.',
+  },
+  renewal: {
+    subject: 'Assinatura renovada: {{produto}}',
+    body: 'Olá, {{nome}}!\n\nRecebemos o pagamento de {{valor}} da sua assinatura de {{produto}} em {{loja}}, pelo Pix Automático. Seu acesso continua ativo.',
+  },
+};
+const ACCESS_LINE = '\n\nAcesse {{produto}}: {{link_acesso}}';
+
+/** The subject and body templates of a sale's e-mail: the product's own, or the subscription's words. */
+function templatesOf(
+  row: { cycle: number | null; delivery_email_subject: string | null; delivery_email_body: string | null },
+  hasLink: boolean,
+): { subject: string | null; body: string | null } {
+  if (row.cycle === null) return { subject: row.delivery_email_subject, body: row.delivery_email_body };
+  const words = row.cycle > 1 ? SUBSCRIPTION_EMAIL.renewal : SUBSCRIPTION_EMAIL.first;
+  const body = words.body + (hasLink ? ACCESS_LINE : '');
+  if (row.cycle > 1) return { subject: words.subject, body };
+  return { subject: row.delivery_email_subject ?? words.subject, body: row.delivery_email_body ?? body };
+}
+
 /** What a sale with no product is called in its e-mail: the charge's description, or this. */
 const UNNAMED_PURCHASE = 'sua compra';
 
@@ -37,6 +66,7 @@ export async function loadDeliveryEmail(
       'sales.store_id',
       'sales.pix_charge_id',
       'sales.items',
+      'sales.cycle',
       'stores.name as store_name',
       'products.nome',
       'products.link_acesso',
@@ -60,8 +90,7 @@ export async function loadDeliveryEmail(
       customerName: customer?.name ?? null,
       amountCents: row.amount_cents,
       items,
-      subject: row.delivery_email_subject,
-      body: row.delivery_email_body,
+      ...templatesOf(row, items[0]?.linkAcesso != null),
     },
   };
 }

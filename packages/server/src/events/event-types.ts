@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 /**
  * The event catalogue. `webhook.test` is sent only by the test operation. API 1.1.0 added
  * `checkout.updated`, `pix.canceled` and `sale.refund_failed`; API 1.2.0 `order.created` and
- * `order.abandoned` (their object is the order with its `order_url`).
+ * `order.abandoned` (their object is the order with its `order_url`), and the `subscription.*` events.
  */
 export const EVENT_TYPES = [
   'checkout.created',
@@ -21,6 +21,11 @@ export const EVENT_TYPES = [
   'sale.refund_failed',
   'order.created',
   'order.abandoned',
+  'subscription.created',
+  'subscription.activated',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -66,6 +66,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Store: 'The store the API key belongs to, and its settings (API 1.2.0).',
   Analytics:
     'A store’s funnel per day in its time zone: purchase-page views, orders, paid orders, sales, refunds (docs/analytics.md).',
+  Subscriptions:
+    'Recurring products sold through Pix Automático (API 1.2.0): the buyer pays the first cycle and authorises the rest with one QR; later cycles are billed by the store through its PSP. Test keys simulate renewals, failures and cancellations.',
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {

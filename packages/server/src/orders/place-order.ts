@@ -5,6 +5,9 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { createCharge } from '../pix/create-charge.js';
 import { ProviderError } from '../pix/live/provider-errors.js';
+import { createSubscription } from '../subscriptions/create-subscription.js';
+import type { SubscriptionCustomer } from '../subscriptions/create-subscription.js';
+import { findSubscriptionByCharge } from '../subscriptions/subscriptions-repository.js';
 import type { Customer } from '../pix/customer.js';
 import { findCharge } from '../pix/pix-charges-repository.js';
 import { effectiveStatus } from '../pix/pix-charge-object.js';
@@ -65,7 +68,10 @@ export async function offeredBump(
  */
 export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise<{ token: string }> {
   const { store, product } = input;
-  const bump = input.bump ? await offeredBump(db, product) : null;
+  // A recurring product is sold as a subscription: its price each period, no bump, no coupon.
+  const recurring = product.recorrencia !== null;
+  if (recurring && input.coupon) throw new CouponRefused('Cupons não valem para assinaturas.');
+  const bump = input.bump && !recurring ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
   const { order, sale } = await db.transaction().execute(async (trx) => {
@@ -118,7 +124,7 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   if (sale) countSkippedEmail(sale);
   if (order.amount_cents > 0) {
     try {
-      const charge = await chargeOrder(db, order);
+      const charge = await (recurring ? subscribeOrder(db, order) : chargeOrder(db, order));
       // The order exists for the API once its Pix does: it and `order.created` commit together.
       await db.transaction().execute(async (trx) => {
         const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
@@ -200,6 +206,24 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
 }
 
 /**
+ * A recurring product's order: a subscription through the API's own service, whose first charge
+ * (paying the first period and authorising the rest) becomes the order's Pix.
+ */
+async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
+  const created = await createSubscription(
+    db,
+    { storeId: order.store_id, livemode: order.livemode === 1 },
+    {
+      product_id: order.product_id,
+      customer: JSON.parse(order.customer) as SubscriptionCustomer,
+      tracking: JSON.parse(order.tracking) as Tracking,
+    },
+    { orderId: order.id },
+  );
+  return created.first_charge;
+}
+
+/**
  * A new Pix for an order whose charge expired unpaid (same order, same token), an abandoned one too:
  * paying it recovers the order. A limited coupon must
  * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
@@ -207,6 +231,8 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
  */
 export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
   if (!UNPAID.includes(order.status) || order.pix_charge_id === null) return false;
+  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
+  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const current = await findCharge(db, scope, order.pix_charge_id);
   if (!current || effectiveStatus(current) !== 'expired') return false;

@@ -21,6 +21,8 @@ import { cleanTracking } from '../orders/tracking.js';
 import { simulatePayment } from '../pix/simulate.js';
 import { findProduct } from '../products/products-repository.js';
 import { formatBrl } from '../common/money.js';
+import { PER_PERIOD } from '../subscriptions/periods.js';
+import { findSubscriptionByCharge } from '../subscriptions/subscriptions-repository.js';
 import { orderEventStreams } from './order-events.js';
 import { GONE, readOrderStatuses } from './order-status.js';
 import { orderStatusFeed } from './order-status-feed.js';
@@ -250,6 +252,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           precoCents: bump.preco_cents,
           image: bumpImage,
         },
+        recurring: product.recorrencia === null ? null : { perPeriod: PER_PERIOD[product.recorrencia] },
         urls: { order: `${base}/orders`, quote: `${base}/quote` },
       }),
     );
@@ -326,7 +329,12 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     const store = order && (await storeOf(db, order));
     if (!order || !store) return notFoundPage(reply);
     const state = await orderState(db, order);
-    // For the canceled card (shown at once, or later when the store cancels while the buyer watches).
+    const subscription =
+      order.pix_charge_id === null
+        ? undefined
+        : await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id);
+    // For the canceled card (shown at once, or later when the store cancels while the buyer watches) and
+    // an expired subscription order's "subscribe again".
     const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);
     const nonce = newNonce();
     const base = orderPath(request.params.token);
@@ -346,6 +354,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
           expiresAt: state.charge.expires_at,
         },
         accessLinks: state.accessLinks,
+        subscription: subscription ? { perPeriod: PER_PERIOD[subscription.recorrencia] } : null,
         productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
         urls: {
           status: `${base}/status`,

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { fromBool } from '../db/schema.js';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
+import type { StorefrontEvent } from '../events/outbox.js';
 import type { KeepAnswer } from '../http/idempotency.js';
 import { Money } from '../http/schemas.js';
 import { countPixCharge } from '../operations/metrics.js';
@@ -19,8 +20,10 @@ import { renderQrPng } from './brcode/index.js';
 import { Customer, normalizeCustomer } from './customer.js';
 import { Metadata } from './metadata.js';
 import { TrackingSchema, cleanTracking } from '../orders/tracking.js';
+import type { Tracking } from '../orders/tracking.js';
 import { toPixCharge } from './pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from './pix-charge-object.js';
+import type { Cob } from './providers/pix-provider.js';
 import { findChargeByExternalId, insertCharge } from './pix-charges-repository.js';
 import type { ChargeScope } from './pix-charges-repository.js';
 import { pixReceiverFor } from './pix-settings.js';
@@ -109,10 +112,10 @@ export interface CreateChargeOptions {
 }
 
 /** A digest of (store, mode, key, body): the same retried request, and only it, gets the same txid. */
-function retryKeyOf(
+export function retryKeyOf(
   scope: ChargeScope,
   idempotencyKey: string | undefined,
-  body: CreatePixChargeBody,
+  body: unknown,
 ): string | null {
   if (idempotencyKey === undefined) return null;
   return createHash('sha256')
@@ -160,38 +163,24 @@ export async function createCharge(
       if (error instanceof ProviderError) Object.assign(error.attempt, { chargeId: id, txid });
       throw error;
     });
-  const qr = await renderQrPng(cob.copyPaste);
-  const now = new Date();
-  const row: PixChargesTable = {
-    id,
-    store_id: scope.storeId,
-    livemode: fromBool(scope.livemode),
-    status: 'pending',
-    amount_cents: amountCents,
+  const row = await newChargeRow(scope, id, cob, {
+    amountCents,
+    expiresIn,
     description: body.description ?? null,
-    external_id: externalId,
-    customer: customer === null ? null : JSON.stringify(customer),
-    metadata: body.metadata === undefined ? null : JSON.stringify(body.metadata),
-    txid: cob.txid,
-    copy_paste: cob.copyPaste,
-    qr_code_base64: qr.base64,
-    expires_at: isoAfter(expiresIn * 1000, now),
-    paid_at: null,
-    created_at: now.toISOString(),
-    product_id: body.product_id ?? null,
-    tracking: JSON.stringify(cleanTracking(body.tracking)),
-    // Live charges are asked about at the PSP on a schedule, so a lost callback is never a lost payment.
-    next_check_at: scope.livemode ? firstCheckAt(now, options.reconcileScheduleMs) : null,
-    canceled_at: null,
-  };
+    externalId,
+    customer,
+    metadata: body.metadata ?? null,
+    productId: body.product_id ?? null,
+    tracking: cleanTracking(body.tracking),
+    reconcileScheduleMs: options.reconcileScheduleMs,
+  });
   try {
     const charge = await db.transaction().execute(async (trx) => {
       const object = toPixCharge(row, nowIso());
       // The API's answer first (an Idempotency-Key): a concurrent duplicate in another process then
       // waits on the key and replays, rather than tripping on the txid it shares (live) or the external_id.
       await options.keep?.(trx, object);
-      await insertCharge(trx, row);
-      await recordEvent(trx, { ...scope, type: 'pix.created', object });
+      await insertChargeWithEvent(trx, row, object);
       return object;
     });
     countPixCharge('created', scope.livemode);
@@ -202,6 +191,68 @@ export async function createCharge(
     if (!winner) throw error;
     return { charge: toPixCharge(winner), created: false, mismatch: mismatchOf(winner, body, customer) };
   }
+}
+
+/** What a new charge holds besides what the provider answered. */
+export interface NewChargeFields {
+  amountCents: number;
+  expiresIn: number;
+  description: string | null;
+  externalId: string | null;
+  customer: Customer | null;
+  metadata: Metadata | null;
+  productId: string | null;
+  /** The campaign parameters it came with (`{}` when none). */
+  tracking: Tracking;
+  reconcileScheduleMs?: readonly number[] | undefined;
+}
+
+/** The row of a charge the provider accepted, with its QR rendered once from the provider's code. */
+export async function newChargeRow(
+  scope: ChargeScope,
+  id: string,
+  cob: Pick<Cob, 'txid' | 'copyPaste'>,
+  fields: NewChargeFields,
+): Promise<PixChargesTable> {
+  const qr = await renderQrPng(cob.copyPaste);
+  const now = new Date();
+  return {
+    id,
+    store_id: scope.storeId,
+    livemode: fromBool(scope.livemode),
+    status: 'pending',
+    amount_cents: fields.amountCents,
+    description: fields.description,
+    external_id: fields.externalId,
+    customer: fields.customer === null ? null : JSON.stringify(fields.customer),
+    metadata: fields.metadata === null ? null : JSON.stringify(fields.metadata),
+    txid: cob.txid,
+    copy_paste: cob.copyPaste,
+    qr_code_base64: qr.base64,
+    expires_at: isoAfter(fields.expiresIn * 1000, now),
+    paid_at: null,
+    created_at: now.toISOString(),
+    product_id: fields.productId,
+    tracking: JSON.stringify(fields.tracking),
+    // Live charges are asked about at the PSP on a schedule, so a lost callback is never a lost payment.
+    next_check_at: scope.livemode ? firstCheckAt(now, fields.reconcileScheduleMs) : null,
+    canceled_at: null,
+  };
+}
+
+/** Inserts a new charge with its `pix.created` event, in the caller's transaction. */
+export async function insertChargeWithEvent(
+  trx: Kysely<Database>,
+  row: PixChargesTable,
+  object: PixCharge,
+): Promise<StorefrontEvent> {
+  await insertCharge(trx, row);
+  return recordEvent(trx, {
+    storeId: row.store_id,
+    livemode: row.livemode === 1,
+    type: 'pix.created',
+    object,
+  });
 }
 
 /** A charge can sell an active product of the caller's store; an archived one is a mistake to catch. */

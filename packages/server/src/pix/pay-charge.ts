@@ -4,7 +4,8 @@ import type { Database } from '../db/schema.js';
 import { countSkippedEmail } from '../email/queue-delivery-email.js';
 import { recordEvent } from '../events/outbox.js';
 import { invalidRequest } from '../http/api-error.js';
-import { approveSale } from '../sales/approve-sale.js';
+import { approveSaleRecorded } from '../sales/approve-sale.js';
+import { activateSubscriptionOfCharge } from '../subscriptions/subscription-outcomes.js';
 import type { Sale } from '../sales/sale-object.js';
 import { completeOrderOfCharge } from '../orders/order-sale.js';
 import { newUuid } from '../common/ids.js';
@@ -24,7 +25,7 @@ import type { ReceivedPix } from './providers/pix-provider.js';
  * the PSP's own answer to `GET /cob/{txid}` (the reconciler, a callback, a cancellation that found
  * the cob paid): every way a charge becomes paid goes through here. A charge of a purchase-page
  * order completes the order in the same transaction: the sale gets its items, coupon and `recovered`, the
- * coupon its redemption; every sale carries its charge's `tracking`.
+ * coupon its redemption; every sale carries its charge's `tracking`; a subscription's first charge activates it (the sale is its cycle 1).
  */
 export async function payCharge(
   db: Kysely<Database>,
@@ -44,7 +45,8 @@ export async function payCharge(
     const first = await recordEvent(trx, { ...scope, type: 'pix.paid', object: paid });
     const saleId = newUuid();
     const fromOrder = await completeOrderOfCharge(trx, charge, saleId, now);
-    const sale = await approveSale(
+    const fromSubscription = await activateSubscriptionOfCharge(trx, charge, received.paidAt);
+    const { sale, event } = await approveSaleRecorded(
       trx,
       {
         id: saleId,
@@ -58,11 +60,13 @@ export async function payCharge(
         product_id: fromOrder.product_id ?? charge.product_id ?? null,
         customer: charge.customer,
         tracking: charge.tracking ?? '{}',
+        ...fromSubscription.sale,
         created_at: now,
       },
       mail,
       first,
     );
+    await fromSubscription.announce(event);
     return { charge: paid, sale };
   });
   chargeChanged(charge.id);

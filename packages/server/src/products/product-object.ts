@@ -4,6 +4,37 @@ import { type DbBool, toBool } from '../db/schema.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 import { fromCents } from '../common/money.js';
 
+/** How often a recurring product is billed; null sells it once. */
+export const RECORRENCIAS = ['semanal', 'mensal', 'trimestral', 'semestral', 'anual'] as const;
+export type Recorrencia = (typeof RECORRENCIAS)[number];
+
+/** Whether a failed cycle charge may be retried (Pix Automático allows 3 retries within 7 days). */
+export const RETRY_POLICIES = ['none', '3_in_7_days'] as const;
+export type RetryPolicy = (typeof RETRY_POLICIES)[number];
+
+const RECORRENCIA_TEXT =
+  'billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`)';
+
+export const RecorrenciaSchema = Type.Unsafe<Recorrencia>({
+  type: 'string',
+  enum: [...RECORRENCIAS],
+  description: `A subscription ${RECORRENCIA_TEXT}.`,
+});
+
+/** A product's: with null in the enum, since a product sold once says `null`. */
+export const ProductRecorrenciaSchema = Type.Unsafe<Recorrencia | null>({
+  type: ['string', 'null'],
+  enum: [...RECORRENCIAS, null],
+  description: `Sells the product as a subscription through Pix Automático, ${RECORRENCIA_TEXT}; null sells it once.`,
+});
+
+export const RetryPolicySchema = Type.Unsafe<RetryPolicy>({
+  type: 'string',
+  enum: [...RETRY_POLICIES],
+  description:
+    'Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.',
+});
+
 export interface ProductsTable {
   id: string;
   store_id: string;
@@ -23,6 +54,9 @@ export interface ProductsTable {
   order_bump_description: string | null;
   delivery_email_subject: string | null;
   delivery_email_body: string | null;
+  /** Sold as a subscription when set (API 1.2.0). */
+  recorrencia: Recorrencia | null;
+  retry_policy: RetryPolicy;
   created_at: string;
   updated_at: string;
 }
@@ -59,6 +93,8 @@ export const Product = Type.Object(
     order_bump_description: Nullable(Type.String()),
     delivery_email_subject: Nullable(Type.String()),
     delivery_email_body: Nullable(Type.String()),
+    recorrencia: ProductRecorrenciaSchema,
+    retry_policy: RetryPolicySchema,
     created_at: Timestamp,
     updated_at: Type.String({
       format: 'date-time',
@@ -90,6 +126,8 @@ export function toProduct(row: ProductsTable): Product {
     order_bump_description: row.order_bump_description,
     delivery_email_subject: row.delivery_email_subject,
     delivery_email_body: row.delivery_email_body,
+    recorrencia: row.recorrencia,
+    retry_policy: row.retry_policy,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

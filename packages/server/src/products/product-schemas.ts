@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../http/pagination.js';
 import { Money, Nullable } from '../http/schemas.js';
+import { ProductRecorrenciaSchema, RetryPolicySchema } from './product-object.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;
@@ -48,6 +49,8 @@ const editable = {
   order_bump_description: Text(500),
   delivery_email_subject: Text(160),
   delivery_email_body: Text(3000),
+  recorrencia: ProductRecorrenciaSchema,
+  retry_policy: RetryPolicySchema,
 };
 
 const { nome, preco, ...optional } = editable;

@@ -54,7 +54,19 @@ const CREATION_DEFAULTS = {
   order_bump_description: null,
   delivery_email_subject: null,
   delivery_email_body: null,
+  recorrencia: null,
+  retry_policy: '3_in_7_days',
 } satisfies Partial<ProductsTable>;
+
+/**
+ * A subscription's every cycle is a Pix Automático charge, which cannot be of R$ 0,00: a recurring
+ * product needs a price. Checked on the product as it would be stored, so a PATCH of either field counts.
+ */
+function checkRecurringPrice(product: Pick<ProductsTable, 'preco_cents' | 'recorrencia'>): void {
+  if (product.recorrencia !== null && product.preco_cents === 0) {
+    throw invalidRequest('A recurring product (recorrencia set) needs a preco of at least 0.01.', 'preco');
+  }
+}
 
 /** The API fields sent, as the columns that store them. */
 function toColumns(fields: UpdateProductBody): Partial<ProductsTable> {
@@ -91,6 +103,7 @@ export async function createProduct(
         created_at: now,
         updated_at: now,
       };
+      checkRecurringPrice(row);
       await insertProduct(trx, row);
       const object = toProduct(row);
       await recordEvent(trx, { storeId, type: 'product.created', livemode, object });
@@ -121,6 +134,7 @@ export async function editProduct(
         ),
       ) as Partial<ProductsTable>;
       if (Object.keys(changes).length === 0) return toProduct(row);
+      checkRecurringPrice({ ...row, ...changes });
       const object = toProduct(await updateProduct(trx, row, changes));
       await recordEvent(trx, { storeId, type: 'product.updated', livemode, object });
       return object;

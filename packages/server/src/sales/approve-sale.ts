@@ -10,11 +10,20 @@ import { NO_REFUND, toSale } from './sale-object.js';
 import type { Sale, SalesTable } from './sale-object.js';
 import { insertSale } from './sales-repository.js';
 
-/** What tells one new sale from another; status, refund and e-mail columns start the same for all. */
+/**
+ * What tells one new sale from another; status, refund and e-mail columns start the same for all,
+ * and a sale bills no subscription unless it says so.
+ */
 export type NewSale = Omit<
   SalesTable,
-  'status' | 'refunded_at' | keyof typeof NO_REFUND | keyof SaleDeliveryEmailColumns
->;
+  | 'status'
+  | 'refunded_at'
+  | 'subscription_id'
+  | 'cycle'
+  | keyof typeof NO_REFUND
+  | keyof SaleDeliveryEmailColumns
+> &
+  Partial<Pick<SalesTable, 'subscription_id' | 'cycle'>>;
 
 /**
  * Creates an approved sale in the caller's transaction: inserts it, adds it to the day's totals,
@@ -27,16 +36,33 @@ export async function approveSale(
   mail: DeliveryMail,
   after?: StorefrontEvent,
 ): Promise<Sale> {
-  const row: SalesTable = { ...fields, status: 'approved', refunded_at: null, ...NO_REFUND };
+  return (await approveSaleRecorded(trx, fields, mail, after)).sale;
+}
+
+/** `approveSale`, also answering its `sale.approved` event, for a caller whose next event must follow it. */
+export async function approveSaleRecorded(
+  trx: Kysely<Database>,
+  fields: NewSale,
+  mail: DeliveryMail,
+  after?: StorefrontEvent,
+): Promise<{ sale: Sale; event: StorefrontEvent }> {
+  const row: SalesTable = {
+    subscription_id: null,
+    cycle: null,
+    ...fields,
+    status: 'approved',
+    refunded_at: null,
+    ...NO_REFUND,
+  };
   await insertSale(trx, row);
   await countSale(trx, row);
   const sale = toSale(await queueDeliveryEmail(trx, row, mail));
-  await recordEvent(trx, {
+  const event = await recordEvent(trx, {
     storeId: row.store_id,
     livemode: row.livemode === 1,
     type: 'sale.approved',
     object: sale,
     ...(after !== undefined && { after }),
   });
-  return sale;
+  return { sale, event };
 }

@@ -41,6 +41,9 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   tracking?: string;
   /** 1 when its order was paid after being abandoned (migration 0015; defaults to 0). */
   recovered?: DbBool;
+  /** The subscription this sale bills (API 1.2.0), and which of its cycles (1 for the first payment). */
+  subscription_id: string | null;
+  cycle: number | null;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
@@ -94,6 +97,15 @@ export const Sale = Type.Object(
     recovered: Type.Boolean({
       description: 'Its purchase-page order was paid after being abandoned (API 1.2.0).',
     }),
+    subscription_id: Nullable(
+      Type.String({ description: 'The subscription this sale bills (API 1.2.0); null for a one-off sale.' }),
+    ),
+    cycle: Nullable(
+      Type.Integer({
+        minimum: 1,
+        description: "Which of its subscription's cycles this sale pays: 1 for the first payment.",
+      }),
+    ),
     livemode: Type.Boolean(),
     created_at: Timestamp,
     refunded_at: Nullable(Timestamp),
@@ -131,6 +143,8 @@ export function toSale(row: SalesTable): Sale {
     coupon: row.coupon === null ? null : (JSON.parse(row.coupon) as SaleCoupon),
     tracking: parseTracking(row.tracking),
     recovered: row.recovered === 1,
+    subscription_id: row.subscription_id ?? null,
+    cycle: row.cycle ?? null,
     livemode: toBool(row.livemode),
     created_at: row.created_at,
     refunded_at: row.refunded_at,

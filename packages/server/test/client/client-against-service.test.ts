@@ -157,4 +157,33 @@ describeEachDatabase('official client against the service', (api) => {
     expect(tooLong).toBeInstanceOf(ValidationError);
     expect(tooLong).toMatchObject({ status: 400, code: 'invalid_request', param: 'to' });
   });
+
+  it('subscriptions: create with the first charge, pay it, renew, list by status, cancel', async () => {
+    const product = await client.products.create({ nome: 'Clube', preco: 29.9, recorrencia: 'mensal' });
+    expect(product).toMatchObject({ recorrencia: 'mensal', retry_policy: '3_in_7_days' });
+    const created = await client.subscriptions.create({
+      product_id: product.id,
+      customer: { name: 'Ana Souza', document: '529.982.247-25' },
+    });
+    expect(created).toMatchObject({ status: 'pending', amount: 29.9, first_charge: { amount: 29.9 } });
+    expect(created.lastResponse.statusCode).toBe(201);
+    await client.pix.simulatePayment(created.first_charge.id);
+    expect(await client.subscriptions.retrieve(created.id)).toMatchObject({ status: 'active', cycle: 1 });
+    expect(await client.subscriptions.simulateRenewal(created.id)).toMatchObject({ cycle: 2 });
+    expect(await client.subscriptions.simulateFailure(created.id)).toMatchObject({ status: 'past_due' });
+    const pastDue = await client.subscriptions.list({ status: 'past_due', product_id: product.id });
+    expect(pastDue.data.map((s) => s.id)).toEqual([created.id]);
+    expect(await client.subscriptions.cancel(created.id)).toMatchObject({
+      status: 'canceled',
+      cancel_reason: 'merchant',
+    });
+    const other = await client.subscriptions.create({
+      product_id: product.id,
+      customer: { name: 'Bia', document: '529.982.247-25' },
+    });
+    await client.pix.simulatePayment(other.first_charge.id);
+    expect(await client.subscriptions.simulateBuyerCancel(other.id)).toMatchObject({
+      cancel_reason: 'buyer',
+    });
+  });
 });

@@ -110,8 +110,13 @@ describeEachDatabase(
       const as = api.as(key);
       for (const { method, path, op } of OPERATIONS) {
         if (method !== 'post' || path.includes('{')) continue;
-        const example = op.requestBody?.content?.['application/json']?.example;
+        let example = op.requestBody?.content?.['application/json']?.example;
         if (example === undefined) continue;
+        // A subscription's example names a product, which must exist in this store and be recurring.
+        if (path === '/subscriptions') {
+          const product = await as.post('/products', { nome: 'Clube', preco: 10, recorrencia: 'mensal' });
+          example = { ...example, product_id: product.body.id };
+        }
         const res = await as.post(path, example);
         expect(res.status, `seeding ${path}: ${res.text}`).toBeLessThan(300);
       }

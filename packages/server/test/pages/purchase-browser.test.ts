@@ -320,6 +320,95 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
         await context.close();
       }, 60_000);
+
+      it('a recurring product is sold as a subscription: "por mês" wording, what the bank authorises, one QR that pays and authorises', async () => {
+        const monthly = (
+          await api.as(shop.key).post('/products', {
+            nome: 'Clube do Violão',
+            preco: 49.9,
+            recorrencia: 'mensal',
+            link_acesso: 'https://members.example.com/clube',
+          })
+        ).body;
+        const { page, context, foreign, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}/p/${shop.handle}/${monthly.slug}`);
+        expect(await page.locator('.price').textContent()).toBe('R$ 49,90 por mês');
+        expect(await page.locator('#total').textContent()).toBe('R$ 49,90 por mês');
+        expect(await page.locator('#subscription-note').textContent()).toContain('Pix Automático');
+        expect(await page.locator('#submit').textContent()).toBe('Assinar com Pix');
+        // No bump and no coupon on a subscription, whatever the checkout offers.
+        expect(await page.locator('#bump').count()).toBe(0);
+        expect(await page.locator('#coupon').count()).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `subscription-product-360-${api.dialect}.png`);
+
+        await page.keyboard.press('Tab');
+        await typeAndTab(page, 'Maria da Silva');
+        await typeAndTab(page, 'maria@example.com');
+        await typeAndTab(page, '529.982.247-25');
+        await typeAndTab(page, '(11) 98765-4321');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('submit');
+        await Promise.all([page.waitForURL(/\/p\/o\/[A-Za-z0-9_-]{22}$/), page.keyboard.press('Enter')]);
+
+        const token = page.url().split('/').pop()!;
+        const chargeId = await chargeOfOrder(api, token);
+        const [subscription] = (await api.as(shop.key).get(`/subscriptions?product_id=${monthly.id}`)).body
+          .data;
+        expect(subscription).toMatchObject({ status: 'pending', first_charge_id: chargeId, amount: 49.9 });
+        expect(subscription.order_id).not.toBeNull();
+        const charge = (await api.as(shop.key).get(`/payments/pix/${chargeId}`)).body;
+        const qr = await page.locator('img.qr').getAttribute('src');
+        expect(decodeQr(qr!.replace('data:image/png;base64,', ''))).toBe(charge.pix.copy_paste);
+        expect(await page.locator('#copy-paste').inputValue()).toBe(charge.pix.copy_paste);
+        expect(await page.locator('#pay-title').textContent()).toBe('Pague e autorize com Pix');
+        expect(await page.locator('#authorisation').textContent()).toBe(
+          'Ao pagar este Pix, você autoriza no app do seu banco o Pix Automático de Loja Teste: cobranças de R$ 49,90 por mês, até você cancelar pelo próprio banco.',
+        );
+        expect(await page.locator('.summary .total').textContent()).toBe('Total: R$ 49,90 por mês');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `subscription-order-360-${api.dialect}.png`);
+
+        await page.locator('#simulate').focus();
+        await page.keyboard.press('Enter');
+        await page.locator('#paid').waitFor({ state: 'visible' });
+        expect(await page.locator('#paid-title').textContent()).toBe('Assinatura ativa!');
+        expect(await page.locator('#access-link').getAttribute('href')).toBe(
+          'https://members.example.com/clube',
+        );
+        expect((await api.as(shop.key).get(`/subscriptions/${subscription.id}`)).body).toMatchObject({
+          status: 'active',
+          cycle: 1,
+        });
+        const sale = (await api.as(shop.key).get('/sales')).body.data.find(
+          (s: any) => s.pix_charge_id === chargeId,
+        );
+        expect(sale).toMatchObject({ subscription_id: subscription.id, cycle: 1, amount: 49.9 });
+        expect(foreign, 'requests to other origins').toEqual([]);
+        expect(problems, 'errors in the page (CSP violations included)').toEqual([]);
+        await context.close();
+      }, 90_000);
+
+      it('an expired subscription order offers to subscribe again, never a new Pix for the same authorisation', async () => {
+        const weekly = (
+          await api
+            .as(shop.key)
+            .post('/products', { nome: 'Aula semanal', preco: 15, recorrencia: 'semanal' })
+        ).body;
+        const { token } = await placeOrder(api, { ...shop, pagePath: `/p/${shop.handle}/${weekly.slug}` });
+        await api.as(shop.key).post(`/payments/pix/${await chargeOfOrder(api, token!)}/simulate_expiration`);
+        const { page, context, problems } = await watchedPage(api, 360);
+        await page.goto(`${api.baseUrl}/p/o/${token}`);
+        await page.locator('#expired').waitFor({ state: 'visible' });
+        expect(await page.locator('#renew').count()).toBe(0);
+        expect(await page.locator('#subscribe-again').getAttribute('href')).toBe(
+          `/p/${shop.handle}/${weekly.slug}`,
+        );
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+        await context.close();
+      }, 60_000);
     },
     { config: { webhookAllowedHosts: allowedHosts, orderRateLimitPerMinute: 1000 } },
   );

@@ -35,6 +35,8 @@ describeEachDatabase('products: creation', (api) => {
       order_bump_description: null,
       delivery_email_subject: null,
       delivery_email_body: null,
+      recorrencia: null,
+      retry_policy: '3_in_7_days',
       created_at: expect.stringMatching(ISO_MS),
       updated_at: res.body.created_at,
     });

@@ -22,6 +22,8 @@ export const PRODUCT_KEYS = [
   'order_bump_description',
   'delivery_email_subject',
   'delivery_email_body',
+  'recorrencia',
+  'retry_policy',
   'created_at',
   'updated_at',
 ].sort();

@@ -24,6 +24,8 @@ const SALE_KEYS = [
   'refunded_at',
   'status',
   'tracking',
+  'subscription_id',
+  'cycle',
 ].sort();
 
 /** A live sale written straight to the database (no live provider can make one through the API). */

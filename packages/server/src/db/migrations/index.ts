@@ -13,6 +13,7 @@ import * as idempotencyMode from './0013-idempotency-mode.js';
 import * as pspTokenRequest from './0013-psp-token-request.js';
 import * as ordersAttribution from './0015-orders-attribution.js';
 import * as analytics from './0016-analytics.js';
+import * as subscriptions from './0017-subscriptions.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013-psp-token-request': pspTokenRequest,
   '0015-orders-attribution': ordersAttribution,
   '0016-analytics': analytics,
+  '0017-subscriptions': subscriptions,
 };

@@ -18,17 +18,23 @@ export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | '
   accessLinks: AccessLink[];
   /** The product's page while it is on sale, offered when the store canceled the Pix; else null. */
   productUrl: string | null;
+  /** A subscription's order: how its price is worded each period ("por mês"); null for a one-off order. */
+  subscription: { perPeriod: string } | null;
   /** The order's own endpoints, relative to this page. */
   urls: { status: string; events: string; simulate: string; renew: string };
 }
 
-function Paid(props: { accessLinks: AccessLink[]; hidden: boolean }) {
+function Paid(props: { accessLinks: AccessLink[]; hidden: boolean; recurringPrice: string | null }) {
   return (
     <section class="card paid" id="paid" hidden={props.hidden} aria-labelledby="paid-title">
       <h1 id="paid-title" tabIndex={-1}>
-        Pagamento confirmado!
+        {props.recurringPrice ? 'Assinatura ativa!' : 'Pagamento confirmado!'}
       </h1>
-      <p>Obrigado pela compra. Seu acesso está liberado.</p>
+      <p>
+        {props.recurringPrice
+          ? `Pagamento confirmado e Pix Automático autorizado: as próximas cobranças, de ${props.recurringPrice}, são feitas pelo seu banco. Seu acesso está liberado.`
+          : 'Obrigado pela compra. Seu acesso está liberado.'}
+      </p>
       {/* Filled by the page's script when the payment arrives while the buyer watches. */}
       <ul class="access" id="access" hidden={props.accessLinks.length === 0}>
         {props.accessLinks.map((link) => (
@@ -71,6 +77,9 @@ function Canceled(props: { productUrl: string | null; hidden: boolean }) {
  */
 export function OrderPage(props: OrderPageProps) {
   const { status, pix } = props;
+  const recurringPrice = props.subscription
+    ? `${formatBrl(props.amountCents)} ${props.subscription.perPeriod}`
+    : null;
   return (
     <Layout
       title={`Pedido · ${props.storeName}`}
@@ -104,13 +113,19 @@ export function OrderPage(props: OrderPageProps) {
             </p>
           ) : null}
           <p class="total">
-            Total: <strong>{formatBrl(props.amountCents)}</strong>
+            Total: <strong>{recurringPrice ?? formatBrl(props.amountCents)}</strong>
           </p>
         </section>
 
         {pix ? (
           <section class="card pay" id="pending" hidden={status !== 'pending'} aria-labelledby="pay-title">
-            <h1 id="pay-title">Pague com Pix</h1>
+            <h1 id="pay-title">{recurringPrice ? 'Pague e autorize com Pix' : 'Pague com Pix'}</h1>
+            {recurringPrice ? (
+              <p class="authorisation" id="authorisation">
+                Ao pagar este Pix, você autoriza no app do seu banco o Pix Automático de {props.storeName}:
+                cobranças de {recurringPrice}, até você cancelar pelo próprio banco.
+              </p>
+            ) : null}
             <p class="countdown" role="timer" aria-live="off">
               Expira em <span id="countdown">--:--</span>
             </p>
@@ -131,7 +146,11 @@ export function OrderPage(props: OrderPageProps) {
             <ol class="steps">
               <li>Abra o app do seu banco e escolha pagar com Pix.</li>
               <li>Escaneie o QR code ou cole o código copiado.</li>
-              <li>Confirme o pagamento: esta página se atualiza sozinha.</li>
+              <li>
+                {recurringPrice
+                  ? 'Confirme o pagamento e a autorização: esta página se atualiza sozinha.'
+                  : 'Confirme o pagamento: esta página se atualiza sozinha.'}
+              </li>
             </ol>
             {props.testMode ? (
               <button type="button" id="simulate" class="secondary">
@@ -153,17 +172,33 @@ export function OrderPage(props: OrderPageProps) {
             <h1 id="expired-title" tabIndex={-1}>
               Este Pix expirou
             </h1>
-            <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
-            <button type="button" id="renew">
-              Gerar novo Pix
-            </button>
-            <p class="form-error" id="renew-error" role="alert" hidden></p>
+            {recurringPrice ? (
+              // Its first charge authorised the subscription too: a new one is a new subscription.
+              <>
+                <p>O prazo para pagar terminou, e nada foi autorizado nem cobrado.</p>
+                {props.productUrl ? (
+                  <p>
+                    <a class="button" id="subscribe-again" href={props.productUrl}>
+                      Assinar novamente
+                    </a>
+                  </p>
+                ) : null}
+              </>
+            ) : (
+              <>
+                <p>O prazo para pagar terminou. Gere um novo Pix para o mesmo pedido.</p>
+                <button type="button" id="renew">
+                  Gerar novo Pix
+                </button>
+                <p class="form-error" id="renew-error" role="alert" hidden></p>
+              </>
+            )}
           </section>
         )}
 
         <Canceled productUrl={props.productUrl} hidden={status !== 'canceled'} />
 
-        <Paid accessLinks={props.accessLinks} hidden={status !== 'paid'} />
+        <Paid accessLinks={props.accessLinks} hidden={status !== 'paid'} recurringPrice={recurringPrice} />
       </div>
     </Layout>
   );

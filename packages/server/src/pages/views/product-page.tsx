@@ -17,6 +17,8 @@ export interface ProductPageProps extends Pick<LayoutProps, 'nonce' | 'assets' |
     precoCents: number;
     image: string | null;
   } | null;
+  /** A recurring product: how its price is worded ("por mês"); no bump or coupon is offered then. */
+  recurring: { perPeriod: string } | null;
   /** Where the form posts its order and asks for totals. */
   urls: { order: string; quote: string };
 }
@@ -59,7 +61,9 @@ function Field(props: {
 
 /** The page a buyer lands on: the checkout's look, the product, the bump offer and the buyer form. */
 export function ProductPage(props: ProductPageProps) {
-  const { settings, images, product, bump } = props;
+  const { settings, images, product, recurring } = props;
+  const bump = recurring ? null : props.bump;
+  const price = formatBrl(product.precoCents) + (recurring ? ` ${recurring.perPeriod}` : '');
   return (
     <Layout
       title={`${product.nome} · ${props.storeName}`}
@@ -91,7 +95,13 @@ export function ProductPage(props: ProductPageProps) {
           <h2 id="product-name">{product.nome}</h2>
           {product.descricao ? <p class="description">{product.descricao}</p> : null}
           {product.garantia ? <p class="product-guarantee">{product.garantia}</p> : null}
-          <p class="price">{formatBrl(product.precoCents)}</p>
+          <p class="price">{price}</p>
+          {recurring ? (
+            <p class="subscription-note" id="subscription-note">
+              Assinatura com Pix Automático: você paga a primeira cobrança agora e, no mesmo Pix, autoriza no
+              app do seu banco as próximas, de {price}, até cancelar quando quiser pelo próprio banco.
+            </p>
+          ) : null}
         </div>
       </section>
 
@@ -124,7 +134,7 @@ export function ProductPage(props: ProductPageProps) {
         />
         <Field id="whatsapp" label="WhatsApp" type="tel" autocomplete="tel" inputmode="tel" />
 
-        {settings.checkout_cupom_enabled ? (
+        {settings.checkout_cupom_enabled && !recurring ? (
           <div class="field coupon">
             <label for="coupon">Cupom de desconto</label>
             <div class="inline">
@@ -160,12 +170,12 @@ export function ProductPage(props: ProductPageProps) {
         <p class="total">
           Total:{' '}
           <output id="total" aria-live="polite">
-            {formatBrl(product.precoCents)}
+            {price}
           </output>
         </p>
         <p class="form-error" id="form-error" role="alert" hidden></p>
         <button type="submit" id="submit">
-          Gerar Pix
+          {recurring ? 'Assinar com Pix' : 'Gerar Pix'}
         </button>
         {settings.checkout_selos_enabled ? (
           <ul class="seals" aria-label="Selos">

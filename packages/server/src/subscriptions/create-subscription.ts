@@ -1,0 +1,171 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { fromBool } from '../db/schema.js';
+import { invalidRequest } from '../http/api-error.js';
+import type { KeepAnswer } from '../http/idempotency.js';
+import { countPixCharge } from '../operations/metrics.js';
+import { TrackingSchema, cleanTracking } from '../orders/tracking.js';
+import { insertChargeWithEvent, newChargeRow, retryKeyOf } from '../pix/create-charge.js';
+import { Customer, normalizeCustomer } from '../pix/customer.js';
+import { toPixCharge } from '../pix/pix-charge-object.js';
+import type { PixCharge } from '../pix/pix-charge-object.js';
+import { pixReceiverFor } from '../pix/pix-settings.js';
+import { pixProviderFor } from '../pix/providers/index.js';
+import { findProduct } from '../products/products-repository.js';
+import type { ProductsTable, Recorrencia } from '../products/product-object.js';
+import { findStore } from '../stores/stores.js';
+import { prefixedId } from '../common/ids.js';
+import { nowIso } from '../common/time.js';
+import { dateIn, periodicidadeOf } from './periods.js';
+import { recurringProviderFor } from './recurring-providers.js';
+import { announceCreated } from './subscription-outcomes.js';
+import { toSubscription } from './subscription-object.js';
+import type { Subscription, SubscriptionsTable } from './subscription-object.js';
+import { insertSubscription } from './subscriptions-repository.js';
+import type { SubscriptionScope } from './subscriptions-repository.js';
+
+/** The standard's limit on `vinculo.contrato` and `vinculo.objeto`. */
+const VINCULO_MAX = 35;
+/** How long the buyer has to scan the first charge's code (pay and authorise). */
+export const FIRST_CHARGE_SECONDS = 30 * 60;
+
+/** A subscription's payer must be named, with a CPF or CNPJ: Pix Automático's `devedor` needs both. */
+export const SubscriptionCustomer = Type.Object(
+  { ...Customer.properties, ...Type.Required(Type.Pick(Customer, ['name', 'document'])).properties },
+  { additionalProperties: false },
+);
+export type SubscriptionCustomer = Static<typeof SubscriptionCustomer>;
+
+export const CreateSubscriptionBody = Type.Object(
+  {
+    product_id: Type.String({
+      format: 'uuid',
+      description: 'An active product of the store with a `recorrencia`.',
+    }),
+    customer: SubscriptionCustomer,
+    tracking: Type.Optional(TrackingSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBody>;
+
+/** The answer of a creation: the subscription with its `first_charge`. */
+export type CreatedSubscription = Subscription & { first_charge: PixCharge };
+
+export interface CreateSubscriptionOptions {
+  idempotencyKey?: string | undefined;
+  keep?: KeepAnswer | undefined;
+  /** The purchase-page order this subscription is bought by. */
+  orderId?: string | undefined;
+  reconcileScheduleMs?: readonly number[] | undefined;
+}
+
+/** A product sold as a subscription: of the store, active, with a recurrence. */
+export async function recurringProduct(
+  db: Kysely<Database>,
+  storeId: string,
+  productId: string,
+): Promise<ProductsTable & { recorrencia: Recorrencia }> {
+  const product = await findProduct(db, storeId, productId);
+  if (!product) throw invalidRequest(`No such product: '${productId}'.`, 'product_id');
+  if (product.ativo !== 1)
+    throw invalidRequest(`Product '${productId}' is archived and cannot be sold.`, 'product_id');
+  if (product.recorrencia === null) {
+    throw invalidRequest(
+      `Product '${productId}' has no recorrencia: it is sold once, not as a subscription.`,
+      'product_id',
+    );
+  }
+  return product as ProductsTable & { recorrencia: Recorrencia };
+}
+
+/**
+ * Creates a subscription and its first charge (Jornada 3): the provider creates the charge and the
+ * authorisation whose one code pays the first cycle and authorises the rest; only once it accepted
+ * are the charge (`pix.created`) and the subscription (`subscription.created`) written, in one
+ * transaction. The subscription copies the product's price, recurrence and retry policy now: later
+ * product edits do not change it.
+ */
+export async function createSubscription(
+  db: Kysely<Database>,
+  scope: SubscriptionScope,
+  body: CreateSubscriptionBody,
+  options: CreateSubscriptionOptions = {},
+): Promise<CreatedSubscription> {
+  const customer = normalizeCustomer(body.customer);
+  const product = await recurringProduct(db, scope.storeId, body.product_id);
+  const store = await findStore(db, scope.storeId);
+  if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
+  const [pixProvider, provider] = await Promise.all([
+    pixProviderFor(db, scope),
+    recurringProviderFor(db, scope),
+  ]);
+  const id = prefixedId('sub');
+  const chargeId = prefixedId('pix');
+  const description = `Assinatura: ${product.nome}`.slice(0, 140);
+  const created = await provider.createSubscriptionCharge({
+    txid: pixProvider.txidFor(chargeId, retryKeyOf(scope, options.idempotencyKey, body)),
+    subscriptionId: id,
+    objeto: [...product.nome].slice(0, VINCULO_MAX).join(''),
+    customer,
+    dataInicial: dateIn(new Date(), store.timezone),
+    periodicidade: periodicidadeOf(product.recorrencia),
+    amountCents: product.preco_cents,
+    politicaRetentativa: product.retry_policy === '3_in_7_days' ? 'PERMITE_3R_7D' : 'NAO_PERMITE',
+    expiresIn: FIRST_CHARGE_SECONDS,
+    description,
+    receiver: pixReceiverFor(store, scope.livemode),
+  });
+  const chargeRow = await newChargeRow(scope, chargeId, created, {
+    amountCents: product.preco_cents,
+    expiresIn: FIRST_CHARGE_SECONDS,
+    description,
+    externalId: null,
+    customer,
+    metadata: { subscription_id: id, product_id: product.id },
+    productId: product.id,
+    tracking: cleanTracking(body.tracking),
+    reconcileScheduleMs: options.reconcileScheduleMs,
+  });
+  const row: SubscriptionsTable = {
+    id,
+    store_id: scope.storeId,
+    livemode: fromBool(scope.livemode),
+    status: 'pending',
+    product_id: product.id,
+    customer: JSON.stringify(customer),
+    tracking: JSON.stringify(cleanTracking(body.tracking)),
+    amount_cents: product.preco_cents,
+    recorrencia: product.recorrencia,
+    retry_policy: product.retry_policy,
+    anchor_date: null,
+    cycle: 0,
+    current_period_start: null,
+    current_period_end: null,
+    next_charge_date: null,
+    cancel_reason: null,
+    canceled_at: null,
+    order_id: options.orderId ?? null,
+    first_charge_id: chargeId,
+    id_rec: created.idRec,
+    next_action_date: null,
+    claimed_until: null,
+    // Live: the reconciler first reads the authorisation (GET /rec) when it first reads the charge.
+    next_check_at: chargeRow.next_check_at,
+    created_at: chargeRow.created_at,
+  };
+  const answer = await db.transaction().execute(async (trx) => {
+    const firstCharge = toPixCharge(chargeRow, nowIso());
+    const result: CreatedSubscription = { ...toSubscription(row), first_charge: firstCharge };
+    // The answer first (an Idempotency-Key): a concurrent duplicate waits on the key and replays it.
+    await options.keep?.(trx, result);
+    const chargeEvent = await insertChargeWithEvent(trx, chargeRow, firstCharge);
+    await insertSubscription(trx, row);
+    await announceCreated(trx, row, chargeEvent);
+    return result;
+  });
+  countPixCharge('created', scope.livemode);
+  return answer;
+}
