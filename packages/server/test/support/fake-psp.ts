@@ -589,8 +589,14 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       rejectUnauthorized: true,
     },
     (req, res) => {
-      onRequest(req, res).catch(() => {
-        if (!res.headersSent) send(res, 500);
+      // A bug of the fake itself (an answer off the standard's schema): a 500 that says what.
+      onRequest(req, res).catch((error: unknown) => {
+        if (!res.headersSent) {
+          sendProblem(
+            res,
+            new Problem(500, 'ErroInternoDoServidor', 'Erro interno do servidor.', String(error)),
+          );
+        }
       });
     },
   );
