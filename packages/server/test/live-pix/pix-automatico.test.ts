@@ -11,7 +11,9 @@ import type { TlvField } from '../../src/pix/brcode/tlv.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
 import { crc16, tlv } from '../support/fake-psp-wire.js';
+import { startPixReconciler } from '../../src/pix/live/reconciler.js';
 import { describeEachDatabase } from '../support/test-api.js';
+import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { testPki } from '../support/test-pki.js';
 import { CHAVE, useLivePix } from './live-harness.js';
 import type { LiveStore } from './live-harness.js';
@@ -470,5 +472,53 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
     expect(
       await api.db.selectFrom('pix_callbacks').select('id').where('store_id', '=', store.storeId).execute(),
     ).toHaveLength(7);
+  });
+
+  it('a reconciler runs extra due checks each round: a cycle charge settled without a callback is read at the PSP; a failing check does not stop the others', async () => {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const { provider, created } = await approvedRec(store);
+    const txid = provider.cycleTxid(prefixedId('sub'), 2);
+    await provider.scheduleCycleCharge({
+      txid,
+      idRec: created.idRec,
+      dueDate: '2026-12-25',
+      amountCents: 4990,
+      customer: journeyRequest().customer,
+      receiver: journeyRequest().receiver,
+    });
+    psp.dropCallbacks = true;
+    // What the subscriptions module's check does with its claimed rows, here a queue of txids.
+    const unknown = `c${randomBase62(28)}`;
+    const due = [txid, unknown];
+    const seen: unknown[] = [];
+    const reconciler = startPixReconciler({
+      db: api.db,
+      log: silentLog,
+      scheduleMs: api.config.pixReconcileScheduleMs,
+      leaseMs: 10_000,
+      mail: api.config,
+      pollIntervalMs: 20,
+      checks: [
+        {
+          name: 'cycle charges',
+          claim: async (_db, limit) =>
+            due.splice(0, limit).map((id) => async () => {
+              seen.push(await provider.getCycleCharge(id, 4990));
+            }),
+        },
+      ],
+    });
+    try {
+      await psp.rec.settleCobr(txid);
+      await eventually(async () => seen.length === 1 && due.length === 0);
+      expect(seen).toEqual([
+        { status: 'CONCLUIDA', attemptFailed: false, payment: expect.objectContaining({ txid }) },
+      ]);
+      expect(psp.requests.filter((r) => r.path === `/v2/cobr/${unknown}`)).toHaveLength(1);
+    } finally {
+      psp.dropCallbacks = false;
+      await reconciler.stop();
+    }
   });
 });
