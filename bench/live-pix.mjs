@@ -11,41 +11,18 @@
 //
 // The fake PSP and the receiver are the tests' own (packages/server/test/support), compiled here
 // with tsc into bench/.build/ so nothing is copied. Not part of CI.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/percentile.mjs';
+import { buildTestSupport } from './lib/test-support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const build = join(root, 'bench/.build');
-execFileSync(
-  'npx',
-  [
-    'tsc',
-    '--module',
-    'nodenext',
-    '--moduleResolution',
-    'nodenext',
-    '--target',
-    'es2022',
-    '--esModuleInterop',
-    '--skipLibCheck',
-    '--outDir',
-    build,
-    '--rootDir',
-    join(root, 'packages/server/test/support'),
-    join(root, 'packages/server/test/support/fake-psp.ts'),
-    join(root, 'packages/server/test/support/https-receiver.ts'),
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-const { startFakePsp } = await import(join(build, 'fake-psp.js'));
-const { startHttpsReceiver } = await import(join(build, 'https-receiver.js'));
-const { testPki } = await import(join(build, 'test-pki.js'));
+const fromSupport = buildTestSupport(['fake-psp.ts', 'https-receiver.ts']);
+const { startFakePsp } = await fromSupport('fake-psp.js');
+const { startHttpsReceiver } = await fromSupport('https-receiver.js');
+const { testPki } = await fromSupport('test-pki.js');
 
 const dist = new URL('../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
