@@ -10,7 +10,7 @@ import { recordCanceled } from '../cancel-charge.js';
 import { payCharge } from '../pay-charge.js';
 import type { PixChargesTable } from '../pix-charge-object.js';
 import { liveProvidersOf } from './live-providers.js';
-import { claimDueCharges, claimDueRefunds } from './reconcile-claim.js';
+import { claimDue } from './reconcile-claim.js';
 import { nextCheckAt, nextRefundCheckAt } from './reconcile-schedule.js';
 import { announceNewEvents } from '../../webhooks/delivery/wake.js';
 import { onReconcileDue } from './reconcile-wake.js';
@@ -25,7 +25,7 @@ export type ReconcilerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'
 export interface DueCheck {
   /** Names the check in log lines. */
   name: string;
-  /** Leases up to `limit` due rows (see reconcile-claim.ts) and returns one task per row. */
+  /** Leases up to `limit` due rows (`claimDue` of reconcile-claim.ts) and returns one task per row. */
   claim(db: Kysely<Database>, limit: number, leaseMs: number): Promise<(() => Promise<void>)[]>;
 }
 
@@ -138,9 +138,9 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
 
   /** One round; true when a full batch was claimed (more may be due). */
   async function tick(): Promise<boolean> {
-    const charges = await claimDueCharges(db, BATCH, leaseMs);
+    const charges = await claimDue(db, 'pix_charges', 'next_check_at', BATCH, leaseMs);
     await Promise.all(charges.map(checkCharge));
-    const refunds = await claimDueRefunds(db, BATCH, leaseMs);
+    const refunds = await claimDue(db, 'sales', 'refund_next_check_at', BATCH, leaseMs);
     await Promise.all(refunds.map(checkRefund));
     let more = charges.length === BATCH || refunds.length === BATCH;
     for (const check of checks) {
