@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importServerModule as load } from './lib/paths.mjs';
 import { percentile } from './lib/percentile.mjs';
-import { buildTestSupport } from './lib/test-support.mjs';
+import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/test-support.mjs';
 
 const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
@@ -21,14 +21,10 @@ const { testPki } = await fromSupport('test-pki.js');
 
 const { openDatabase } = await load('db/database.js');
 const { migrateToLatest } = await load('db/migrate.js');
-const { createStore } = await load('stores/stores.js');
-const { createSecretBox } = await load('common/secret-box.js');
 const { prefixedId, randomBase62 } = await load('common/ids.js');
-const { saveProviderSettings } = await load('pix/live/provider-settings.js');
 const { attachLiveProviders } = await load('pix/live/live-providers.js');
 
 const [creates = 300] = process.argv.slice(2).map(Number);
-const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 
 const dir = mkdtempSync(join(tmpdir(), 'sf-bench-rec-'));
@@ -40,17 +36,7 @@ const providers = attachLiveProviders(db.kysely, {
   connectTimeoutMs: 5000,
   requestTimeoutMs: 15000,
 });
-const store = await createStore(db.kysely, { name: 'Loja Bench', pixKey: CHAVE });
-const pki = testPki();
-await saveProviderSettings(db.kysely, createSecretBox(SECRET), {
-  storeId: store.id,
-  baseUrl: psp.baseUrl,
-  tokenUrl: psp.tokenUrl,
-  clientId: psp.clientId,
-  clientSecret: psp.clientSecret,
-  identity: { certPem: pki.client.cert, keyPem: pki.client.key },
-  caPem: pki.ca.cert,
-});
+const store = await liveBenchStore(db.kysely, SECRET, psp, testPki);
 const provider = await providers.forStore(store.id);
 
 const receiver = { pixKey: CHAVE, merchantName: 'LOJA BENCH', merchantCity: 'SAO PAULO' };

@@ -11,11 +11,10 @@ import type { TlvField } from '../../src/pix/brcode/tlv.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
 import { crc16, tlv } from '../support/fake-psp-wire.js';
-import { startPixReconciler } from '../../src/pix/live/reconciler.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import { eventually, silentLog } from '../webhooks/delivery-harness.js';
+import { eventually } from '../webhooks/delivery-harness.js';
 import { testPki } from '../support/test-pki.js';
-import { CHAVE, useLivePix } from './live-harness.js';
+import { CHAVE, startTestReconciler, useLivePix } from './live-harness.js';
 import type { LiveStore } from './live-harness.js';
 
 /** What the subscriptions module asks for a first charge, with the fields a test changes. */
@@ -34,6 +33,12 @@ function journeyRequest(overrides: Partial<SubscriptionChargeRequest> = {}): Sub
     receiver: { pixKey: CHAVE, merchantName: 'LOJA AO VIVO', merchantCity: 'SAO PAULO' },
     ...overrides,
   };
+}
+
+/** One cycle's `PUT /cobr` as the subscriptions module asks for it (R$ 49,90, due 2026-12-25). */
+function cycleRequest(idRec: string, txid: string, amountCents = 4990) {
+  const { customer, receiver } = journeyRequest();
+  return { txid, idRec, dueDate: '2026-12-25', amountCents, customer, receiver };
 }
 
 /** The PSP calls made while `work` ran, without the token endpoint: method, path and body. */
@@ -268,14 +273,7 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
     const pending = await provider.createSubscriptionCharge(
       journeyRequest({ politicaRetentativa: 'NAO_PERMITE' }),
     );
-    const cobr = {
-      txid: provider.cycleTxid(prefixedId('sub'), 2),
-      idRec: pending.idRec,
-      dueDate: '2026-12-25',
-      amountCents: 4990,
-      customer: journeyRequest().customer,
-      receiver: journeyRequest().receiver,
-    };
+    const cobr = cycleRequest(pending.idRec, provider.cycleTxid(prefixedId('sub'), 2));
     await expect(provider.scheduleCycleCharge(cobr)).rejects.toMatchObject({
       code: 'provider_error',
       message: expect.stringMatching(
@@ -309,14 +307,7 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
     const subscriptionId = prefixedId('sub');
     const txid = provider.cycleTxid(subscriptionId, 2);
     expect(txid).toBe(`c${subscriptionId.slice('sub_'.length)}0002`);
-    const request = {
-      txid,
-      idRec: created.idRec,
-      dueDate: '2026-12-25',
-      amountCents: 4990,
-      customer: journeyRequest().customer,
-      receiver: journeyRequest().receiver,
-    };
+    const request = cycleRequest(created.idRec, txid);
     const calls = await callsDuring(psp, () => provider.scheduleCycleCharge(request));
     expect(calls).toEqual([
       {
@@ -339,9 +330,11 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
     expect(again.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /cobr/${txid}`, `GET /cobr/${txid}`]);
     expect([...psp.rec.cobrs.values()].filter((c) => c.idRec === created.idRec)).toHaveLength(1);
     // Another amount under the same txid is never taken for it.
-    await expect(provider.scheduleCycleCharge({ ...request, amountCents: 5000 })).rejects.toMatchObject({
-      pspStatus: 400,
-    });
+    await expect(provider.scheduleCycleCharge(cycleRequest(created.idRec, txid, 5000))).rejects.toMatchObject(
+      {
+        pspStatus: 400,
+      },
+    );
 
     expect(await provider.getCycleCharge(txid, 4990)).toEqual({
       status: 'ATIVA',
@@ -415,14 +408,7 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
       ['/rec', 200],
     ]);
     const txid = provider.cycleTxid(prefixedId('sub'), 2);
-    await provider.scheduleCycleCharge({
-      txid,
-      idRec: created.idRec,
-      dueDate: '2026-12-25',
-      amountCents: 4990,
-      customer: journeyRequest().customer,
-      receiver: journeyRequest().receiver,
-    });
+    await provider.scheduleCycleCharge(cycleRequest(created.idRec, txid));
     await psp.rec.settleCobr(txid);
     expect(psp.callbacks.at(-1)).toMatchObject({ url: `${url}/cobr`, status: 200 });
 
@@ -479,25 +465,13 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
     const psp = live.psp();
     const { provider, created } = await approvedRec(store);
     const txid = provider.cycleTxid(prefixedId('sub'), 2);
-    await provider.scheduleCycleCharge({
-      txid,
-      idRec: created.idRec,
-      dueDate: '2026-12-25',
-      amountCents: 4990,
-      customer: journeyRequest().customer,
-      receiver: journeyRequest().receiver,
-    });
+    await provider.scheduleCycleCharge(cycleRequest(created.idRec, txid));
     psp.dropCallbacks = true;
     // What the subscriptions module's check does with its claimed rows, here a queue of txids.
     const unknown = `c${randomBase62(28)}`;
     const due = [txid, unknown];
     const seen: unknown[] = [];
-    const reconciler = startPixReconciler({
-      db: api.db,
-      log: silentLog,
-      scheduleMs: api.config.pixReconcileScheduleMs,
-      leaseMs: 10_000,
-      mail: api.config,
+    const reconciler = startTestReconciler(api, {
       pollIntervalMs: 20,
       checks: [
         {
