@@ -11,41 +11,18 @@
 //
 // The fake PSP and the receiver are the tests' own (packages/server/test/support), compiled here
 // with tsc into bench/.build/ so nothing is copied. Not part of CI.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/percentile.mjs';
+import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/test-support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const build = join(root, 'bench/.build');
-execFileSync(
-  'npx',
-  [
-    'tsc',
-    '--module',
-    'nodenext',
-    '--moduleResolution',
-    'nodenext',
-    '--target',
-    'es2022',
-    '--esModuleInterop',
-    '--skipLibCheck',
-    '--outDir',
-    build,
-    '--rootDir',
-    join(root, 'packages/server/test/support'),
-    join(root, 'packages/server/test/support/fake-psp.ts'),
-    join(root, 'packages/server/test/support/https-receiver.ts'),
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-const { startFakePsp } = await import(join(build, 'fake-psp.js'));
-const { startHttpsReceiver } = await import(join(build, 'https-receiver.js'));
-const { testPki } = await import(join(build, 'test-pki.js'));
+const fromSupport = buildTestSupport(['fake-psp.ts', 'https-receiver.ts']);
+const { startFakePsp } = await fromSupport('fake-psp.js');
+const { startHttpsReceiver } = await fromSupport('https-receiver.js');
+const { testPki } = await fromSupport('test-pki.js');
 
 const dist = new URL('../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
@@ -53,16 +30,12 @@ const { buildApp } = await load('app.js');
 const { loadConfig } = await load('config/config.js');
 const { openDatabase } = await load('db/database.js');
 const { migrateToLatest } = await load('db/migrate.js');
-const { createStore } = await load('stores/stores.js');
 const { createApiKey } = await load('api-keys/api-keys.js');
-const { createSecretBox } = await load('common/secret-box.js');
-const { saveProviderSettings } = await load('pix/live/provider-settings.js');
 const { registerWebhook } = await load('pix/live/provider-admin.js');
 const { startConfiguredReconciler } = await load('pix/live/reconciler.js');
 const { startDeliveryWorker } = await load('webhooks/delivery/worker.js');
 
 const [creates = 300, payments = 100, dropped = 5] = process.argv.slice(2).map(Number);
-const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 const dir = mkdtempSync(join(tmpdir(), 'sf-bench-live-'));
@@ -83,17 +56,7 @@ const base = `http://127.0.0.1:${app.server.address().port}`;
 const worker = startDeliveryWorker({ db: db.kysely, config, log: quiet, tls: { ca: receiver.ca } });
 const reconciler = startConfiguredReconciler(db.kysely, config, quiet);
 
-const store = await createStore(db.kysely, { name: 'Loja Bench', pixKey: CHAVE });
-const pki = testPki();
-await saveProviderSettings(db.kysely, createSecretBox(config.secret), {
-  storeId: store.id,
-  baseUrl: psp.baseUrl,
-  tokenUrl: psp.tokenUrl,
-  clientId: psp.clientId,
-  clientSecret: psp.clientSecret,
-  identity: { certPem: pki.client.cert, keyPem: pki.client.key },
-  caPem: pki.ca.cert,
-});
+const store = await liveBenchStore(db.kysely, config.secret, psp, testPki);
 await registerWebhook(db.kysely, store.id, base);
 const scopes = ['pix:write', 'pix:read', 'webhooks:manage'];
 const live = (await createApiKey(db.kysely, { storeId: store.id, mode: 'live', scopes })).key;

@@ -27,6 +27,7 @@ import { storableTextPlugin } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
 import { attachLiveProviders } from './pix/live/live-providers.js';
 import { pixCallbackRoutes } from './pix/live/callback-routes.js';
+import { markRecurringDue } from './subscriptions/live-checks.js';
 import { pixChargesRoutes } from './pix/pix-charges-routes.js';
 import { salesRoutes } from './sales/sales-routes.js';
 import { ordersRoutes } from './orders/orders-routes.js';
@@ -131,7 +132,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
-  await app.register(pixCallbackRoutes, { redis: deps.redis ?? null });
+  await app.register(pixCallbackRoutes, { redis: deps.redis ?? null, recurring: markRecurringDue });
 
   await app.register(
     async (v1) => {

@@ -19,6 +19,7 @@ import { attachLiveProviders } from './pix/live/live-providers.js';
 import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { expireUnauthorised, startCycleScheduler } from './subscriptions/cycle-scheduler.js';
+import { recurringChecks } from './subscriptions/live-checks.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
@@ -74,7 +75,10 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     connectTimeoutMs: config.pspConnectTimeoutMs,
     requestTimeoutMs: config.pspRequestTimeoutMs,
   });
-  const reconciler = config.worker === 'inline' ? startConfiguredReconciler(db, config, log) : null;
+  const reconciler =
+    config.worker === 'inline'
+      ? startConfiguredReconciler(db, config, log, recurringChecks(db, config, log))
+      : null;
   // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
   const cycles = config.worker === 'inline' ? startCycleScheduler({ db, log }) : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.

@@ -33,6 +33,11 @@ export function print(json: boolean, value: unknown, human: string): void {
   console.log(json ? JSON.stringify(value) : human);
 }
 
+/** On stderr, so `--json` output stays one object; the command still succeeds. */
+export function warn(message: string): void {
+  console.error(`storefront: warning: ${message}`);
+}
+
 export function fail(message: string): never {
   console.error(`storefront: ${message}`);
   process.exit(1);

@@ -15,7 +15,7 @@ import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../pix/live/token-
 import type { TokenAuth, TokenFormat } from '../pix/live/token-request.js';
 import { createSecretBox } from '../common/secret-box.js';
 import { findStore } from '../stores/stores.js';
-import { fail, print, withDatabase } from './context.js';
+import { fail, print, warn, withDatabase } from './context.js';
 
 interface SetOptions {
   store: string;
@@ -204,8 +204,17 @@ export function registerPixProviderCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (options: { store: string; json?: boolean }) => {
       await withProviders(async ({ kysely }, config) => {
-        const webhookUrl = await registerWebhook(kysely, options.store, config.publicUrl);
-        print(!!options.json, { webhook_url: webhookUrl }, `Registered ${webhookUrl} (shown once).`);
+        const { webhookUrl, recurring } = await registerWebhook(kysely, options.store, config.publicUrl);
+        if (!recurring) {
+          warn(
+            'The PSP does not offer Pix Automático to these credentials (it refused PUT /webhookrec or /webhookcobr): live subscriptions will not work until it does; plain Pix charges are registered.',
+          );
+        }
+        print(
+          !!options.json,
+          { webhook_url: webhookUrl, pix_automatico: recurring },
+          `Registered ${webhookUrl} (shown once) for Pix${recurring ? ' and Pix Automático (rec, cobr)' : ''}.`,
+        );
       });
     });
 

@@ -6,6 +6,7 @@ import { startConfiguredReconciler } from '../pix/live/reconciler.js';
 import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { startCycleScheduler } from '../subscriptions/cycle-scheduler.js';
+import { recurringChecks } from '../subscriptions/live-checks.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { exitIfCannotStart, shutdownDeadlineMs, stopOnSignals } from './serve-lifecycle.js';
@@ -28,7 +29,12 @@ export function registerWorkerCommand(program: Command): void {
         connectTimeoutMs: config.pspConnectTimeoutMs,
         requestTimeoutMs: config.pspRequestTimeoutMs,
       });
-      const reconciler = startConfiguredReconciler(db.kysely, config, log);
+      const reconciler = startConfiguredReconciler(
+        db.kysely,
+        config,
+        log,
+        recurringChecks(db.kysely, config, log),
+      );
       const cycles = startCycleScheduler({ db: db.kysely, log });
       log.info(
         {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { registerWebhook } from '../../src/pix/live/provider-admin.js';
 import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
 import { startPixReconciler } from '../../src/pix/live/reconciler.js';
-import type { Reconciler } from '../../src/pix/live/reconciler.js';
+import type { Reconciler, ReconcilerOptions } from '../../src/pix/live/reconciler.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { createStore } from '../../src/stores/stores.js';
 import { startFakePsp } from '../support/fake-psp.js';
@@ -10,6 +10,21 @@ import type { FakePsp } from '../support/fake-psp.js';
 import type { TestApi } from '../support/test-api.js';
 import { testPki } from '../support/test-pki.js';
 import { silentLog } from '../webhooks/delivery-harness.js';
+
+/** A reconciler on the test database, quiet, with a 10 s lease; `overrides` change the rest. */
+export function startTestReconciler(
+  api: TestApi,
+  overrides: Partial<Omit<ReconcilerOptions, 'db' | 'mail'>> = {},
+): Reconciler {
+  return startPixReconciler({
+    db: api.db,
+    log: silentLog,
+    scheduleMs: api.config.pixReconcileScheduleMs,
+    leaseMs: 10_000,
+    mail: api.config,
+    ...overrides,
+  });
+}
 
 /** The store's Pix key at the fake PSP (a random key, EVP). */
 export const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
@@ -31,14 +46,7 @@ export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } 
   let reconciler: Reconciler | undefined;
   beforeAll(async () => {
     psp = await startFakePsp({ chave: CHAVE });
-    reconciler = startPixReconciler({
-      db: api.db,
-      log: silentLog,
-      scheduleMs: api.config.pixReconcileScheduleMs,
-      leaseMs: 10_000,
-      mail: api.config,
-      pollIntervalMs: options.reconcilerPollMs ?? 50,
-    });
+    reconciler = startTestReconciler(api, { pollIntervalMs: options.reconcilerPollMs ?? 50 });
   });
   afterAll(async () => {
     await reconciler?.stop();

@@ -1,9 +1,8 @@
 import { expect, it } from 'vitest';
-import { startPixReconciler } from '../../src/pix/live/reconciler.js';
 import { eventsFor } from '../pix/pix-test-helpers.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { useLivePix } from './live-harness.js';
+import { eventually } from '../webhooks/delivery-harness.js';
+import { startTestReconciler, useLivePix } from './live-harness.js';
 
 /**
  * Lost callbacks: the reconciler asks the PSP on the charge's schedule (shortened here to 150 ms,
@@ -16,14 +15,7 @@ describeEachDatabase(
     const live = useLivePix(api);
 
     it('a dropped payment callback: the poller confirms it at the PSP and the charge is paid once, by one of two reconcilers', async () => {
-      const second = startPixReconciler({
-        db: api.db,
-        log: silentLog,
-        scheduleMs: api.config.pixReconcileScheduleMs,
-        leaseMs: 10_000,
-        mail: api.config,
-        pollIntervalMs: 20,
-      });
+      const second = startTestReconciler(api, { pollIntervalMs: 20 });
       try {
         const store = await live.liveStore();
         const charge = (await api.as(store.key).post('/payments/pix', { amount: 7.5 })).body;

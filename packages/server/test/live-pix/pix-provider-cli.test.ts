@@ -123,14 +123,24 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
     expect(Date.parse(query.get('fim')!) - Date.parse(query.get('inicio')!)).toBe(60_000);
   });
 
-  it('register-webhook puts a fresh URL at the PSP, prints it once, and show masks it', async () => {
-    const first = JSON.parse(
-      (await cli('pix-provider', 'register-webhook', '--store', storeId, '--json')).stdout,
-    );
+  it('register-webhook puts a fresh URL at the PSP for Pix and Pix Automático, prints it once, and show masks it', async () => {
+    const registered = await cli('pix-provider', 'register-webhook', '--store', storeId, '--json');
+    expect(registered.stderr).toBe('');
+    const first = JSON.parse(registered.stdout);
+    expect(first).toEqual({ webhook_url: expect.any(String), pix_automatico: true });
     expect(first.webhook_url).toMatch(
       /^https:\/\/pagamentos\.example\.com\/callbacks\/pix\/[A-Za-z0-9_-]{43}$/,
     );
+    // Three webhooks, one URL: PUT /webhook/{chave}, PUT /webhookrec, PUT /webhookcobr.
     expect(psp.webhooks.get(CHAVE)).toBe(first.webhook_url);
+    expect(psp.rec.webhookRec).toBe(first.webhook_url);
+    expect(psp.rec.webhookCobr).toBe(first.webhook_url);
+    const puts = psp.requests.filter((r) => r.method === 'PUT' && /^\/v2\/webhook/.test(r.path)).slice(-3);
+    expect(puts.map((r) => [r.path, r.body])).toEqual([
+      [`/v2/webhook/${encodeURIComponent(CHAVE)}`, { webhookUrl: first.webhook_url }],
+      ['/v2/webhookrec', { webhookUrl: first.webhook_url }],
+      ['/v2/webhookcobr', { webhookUrl: first.webhook_url }],
+    ]);
     const shown = JSON.parse((await cli('pix-provider', 'show', '--store', storeId, '--json')).stdout);
     const token = first.webhook_url.split('/').pop();
     expect(shown.webhook_url).toBe(`https://pagamentos.example.com/callbacks/pix/${token.slice(0, 4)}…`);
@@ -141,6 +151,31 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
     );
     expect(second.webhook_url).not.toBe(first.webhook_url);
     expect(psp.webhooks.get(CHAVE)).toBe(second.webhook_url);
+    expect(psp.rec.webhookRec).toBe(second.webhook_url);
+  });
+
+  it('register-webhook at a PSP without Pix Automático (404) still registers the Pix webhook, and warns', async () => {
+    psp.rec.offersPixAutomatico = false;
+    try {
+      const previousRec = psp.rec.webhookRec;
+      const res = await cli('pix-provider', 'register-webhook', '--store', storeId, '--json');
+      expect(res.code).toBe(0);
+      const out = JSON.parse(res.stdout);
+      expect(out).toEqual({ webhook_url: expect.any(String), pix_automatico: false });
+      expect(psp.webhooks.get(CHAVE)).toBe(out.webhook_url);
+      expect(psp.rec.webhookRec).toBe(previousRec);
+      expect(res.stderr).toMatch(
+        /warning: The PSP does not offer Pix Automático .*plain Pix charges are registered/,
+      );
+      const shown = JSON.parse((await cli('pix-provider', 'show', '--store', storeId, '--json')).stdout);
+      expect(shown.webhook_url).toBe(`${out.webhook_url.slice(0, -39)}…`);
+
+      const human = await cli('pix-provider', 'register-webhook', '--store', storeId);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toMatch(/^Registered https:\/\/\S+ \(shown once\) for Pix\.$/m);
+    } finally {
+      psp.rec.offersPixAutomatico = true;
+    }
   });
 
   it('a PKCS#12 identity with its passphrase file works; a wrong passphrase is refused', async () => {

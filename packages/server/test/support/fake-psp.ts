@@ -1,9 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { testPki } from './test-pki.js';
+import { apiPixViolations } from './api-pix-schemas.js';
+import { fakeRecResources } from './fake-psp-rec.js';
+import type { FakeRecResources } from './fake-psp-rec.js';
+import { Problem, alnum, cobInvalida, dynamicBrCode } from './fake-psp-wire.js';
 
 /**
  * A fake PSP speaking the Banco Central's API Pix over real mTLS, for tests and benchmarks.
@@ -14,8 +18,11 @@ import { testPki } from './test-pki.js';
  *   require another shape: credentials in the body, JSON, scopes, extra parameters); tokens expire after `tokenTtlSeconds`
  *   (or at once with `expireTokens()`).
  * - Under `/v2`: `PUT|GET|PATCH /cob/{txid}`, `GET /cob?inicio&fim`, `PUT|GET /pix/{e2eid}/devolucao/{id}`,
- *   `PUT /webhook/{chave}`: bodies are checked against the standard's rules and answered in its
- *   shapes; errors are RFC 7807 problem+json with the standard's types.
+ *   `PUT /webhook/{chave}`: bodies are checked against the standard's rules (a cob body also against
+ *   its JSON schema) and answered in its shapes; errors are RFC 7807 problem+json with the standard's
+ *   types.
+ * - Pix Automático (`rec`: locrec, rec, cobr, retentativa, webhookrec, webhookcobr, and the payer's
+ *   controls): see fake-psp-rec.ts.
  * - Control surface: `pay()` pays a cob and POSTs the callback to `<webhookUrl>/pix` (unless
  *   `dropCallbacks`), `settleRefund()`, `tamper()`, `failWith()` (500 or hang), `expireTokens()`, and
  *   `requests` (everything received).
@@ -94,6 +101,8 @@ export interface FakePsp {
   cobs: Map<string, FakeCob>;
   /** chave → webhookUrl. */
   webhooks: Map<string, string>;
+  /** Pix Automático: its state, its webhooks and the payer's controls. */
+  rec: FakeRecResources;
   requests: PspRequest[];
   tokensIssued: number;
   /** Each callback POST and the status it got (null: no answer). */
@@ -138,62 +147,6 @@ const COB_FIELDS = new Set([
   'solicitacaoPagador',
   'infoAdicionais',
 ]);
-
-class Problem extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly title: string,
-    readonly detail: string,
-    readonly violacoes: { razao: string; propriedade: string }[] = [],
-  ) {
-    super(title);
-  }
-}
-
-const cobInvalida = (razao: string, propriedade: string) =>
-  new Problem(
-    400,
-    'CobOperacaoInvalida',
-    'Cobrança inválida.',
-    'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
-    [{ razao, propriedade }],
-  );
-
-/** EMV TLV with CRC16-CCITT-FALSE, written here independently of the service's own builder. */
-function tlv(id: string, value: string): string {
-  return `${id}${String(value.length).padStart(2, '0')}${value}`;
-}
-function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, 'ascii')) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++)
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
-}
-function dynamicBrCode(location: string, valor: string): string {
-  const body =
-    tlv('00', '01') +
-    tlv('01', '12') +
-    tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', location)) +
-    tlv('52', '0000') +
-    tlv('53', '986') +
-    tlv('54', valor) +
-    tlv('58', 'BR') +
-    tlv('59', 'LOJA TESTE') +
-    tlv('60', 'SAO PAULO') +
-    tlv('62', tlv('05', '***')) +
-    '6304';
-  return body + crc16(body);
-}
-
-const alnum = (length: number) =>
-  randomBytes(length * 2)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(0, length);
 
 function checkCob(body: Record<string, unknown>, chave: string, creating: boolean): void {
   for (const key of Object.keys(body)) if (!COB_FIELDS.has(key)) throw cobInvalida(`campo desconhecido`, key);
@@ -291,10 +244,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     );
   };
 
-  async function postCallback(body: unknown): Promise<void> {
-    const url = webhooks.get(options.chave);
+  async function postCallback(url: string | null | undefined, suffix: string, body: unknown): Promise<void> {
     if (!url || psp.dropCallbacks) return;
-    const target = `${url}/pix`;
+    const target = `${url}/${suffix}`;
     try {
       const res = await fetch(target, {
         method: 'POST',
@@ -323,6 +275,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
   async function api(method: string, path: string, url: URL, body: unknown): Promise<[number, unknown?]> {
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const object = (body ?? {}) as Record<string, unknown>;
+    const automatico = rec.route(method, segments, url, body);
+    if (automatico) return automatico;
     if (segments[0] === 'cob' && segments.length === 1 && method === 'GET') {
       const inicio = url.searchParams.get('inicio');
       const fim = url.searchParams.get('fim');
@@ -364,6 +318,16 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       const txid = segments[1]!;
       if (!TXID.test(txid)) throw cobInvalida('O txid não respeita o _schema_.', 'txid');
       if (method === 'PUT') {
+        const violacoes = apiPixViolations('CobSolicitada', body);
+        if (violacoes.length > 0) {
+          throw new Problem(
+            400,
+            'CobOperacaoInvalida',
+            'Cobrança inválida.',
+            'A requisição não respeita o _schema_.',
+            violacoes,
+          );
+        }
         checkCob(object, options.chave, true);
         const existing = cobs.get(txid);
         if (existing && psp.refuseTxidReuse) {
@@ -606,7 +570,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
         access_token: token,
         token_type: 'Bearer',
         expires_in: tokenTtl,
-        scope: 'cob.write cob.read pix.write pix.read webhook.write',
+        scope:
+          'cob.write cob.read pix.write pix.read webhook.write payloadlocationrec.write rec.write rec.read cobr.write cobr.read webhookrec.write webhookcobr.write',
       });
     }
     if (!url.pathname.startsWith('/v2/'))
@@ -652,6 +617,16 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     }
   }
 
+  const rec = fakeRecResources({
+    host: () => `127.0.0.1:${port}`,
+    cobLocation: (txid) => {
+      const cob = cobs.get(txid);
+      return cob && { location: cob.location, valor: cob.valor.original, status: cob.status };
+    },
+    payCob: (txid) => psp.pay(txid),
+    postCallback,
+  });
+
   const server: Server = createServer(
     {
       key: pki.server.key,
@@ -661,8 +636,14 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       rejectUnauthorized: true,
     },
     (req, res) => {
-      onRequest(req, res).catch(() => {
-        if (!res.headersSent) send(res, 500);
+      // A bug of the fake itself (an answer off the standard's schema): a 500 that says what.
+      onRequest(req, res).catch((error: unknown) => {
+        if (!res.headersSent) {
+          sendProblem(
+            res,
+            new Problem(500, 'ErroInternoDoServidor', 'Erro interno do servidor.', String(error)),
+          );
+        }
       });
     },
   );
@@ -678,6 +659,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     caPem: pki.ca.cert,
     cobs,
     webhooks,
+    rec,
     requests,
     tokensIssued: 0,
     callbacks,
@@ -702,7 +684,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       cob.status = 'CONCLUIDA';
       cob.pix.push(pix);
       pixByE2e.set(pix.endToEndId, pix);
-      await postCallback({ pix: [pix] });
+      await postCallback(webhooks.get(options.chave), 'pix', { pix: [pix] });
       return pix.endToEndId;
     },
     async settleRefund(e2eid, id, status, motivo) {
@@ -712,7 +694,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       devolucao.status = status;
       devolucao.horario.liquidacao = new Date().toISOString();
       if (motivo !== undefined) devolucao.motivo = motivo;
-      await postCallback({ pix: [pix] });
+      await postCallback(webhooks.get(options.chave), 'pix', { pix: [pix] });
     },
     tamper(txid, change) {
       const cob = cobOr404(txid);

@@ -1,4 +1,4 @@
-import { BrCodeError, parseBrCode } from '../brcode/index.js';
+import { parseBrCode } from '../brcode/index.js';
 import type { Customer } from '../customer.js';
 import type {
   CancelOutcome,
@@ -9,7 +9,9 @@ import type {
   PixProvider,
   ReceivedPix,
 } from '../providers/pix-provider.js';
+import type { RecurringPixProvider } from '../../subscriptions/recurring-provider.js';
 import type { ApiPixClient } from './api-pix-client.js';
+import { apiPixRecurring } from './api-pix-recurring.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type {
   CobCompleta,
@@ -19,6 +21,7 @@ import type {
   Devolucao as PspDevolucao,
 } from './api-pix-types.js';
 import { ProviderError } from './provider-errors.js';
+import { TXID_TAKEN_STATUSES, checkedCode, cutTo, devedorOf, paymentAmong } from './psp-answer-checks.js';
 
 /** What the PSP says about a cob, reduced to what decides a charge's fate. */
 export interface ChargeAtPsp {
@@ -27,18 +30,22 @@ export interface ChargeAtPsp {
   payment: ReceivedPix | null;
 }
 
-export interface LivePixProvider extends PixProvider {
+export interface LivePixProvider extends PixProvider, RecurringPixProvider {
+  readonly name: 'api-pix';
   getCharge(txid: string, amountCents: number): Promise<ChargeAtPsp>;
   getRefund(endToEndId: string, refundId: string): Promise<Devolucao>;
   registerWebhook(webhookUrl: string): Promise<void>;
+  /**
+   * `PUT /webhookrec` and `PUT /webhookcobr` with the same URL (the PSP appends `/rec`, `/cobr`).
+   * Returns false when the PSP does not offer Pix Automático to these credentials (404 or 403).
+   */
+  registerRecurringWebhooks(webhookUrl: string): Promise<boolean>;
   /** `GET /cob?inicio&fim`: proves credentials, certificate and scopes work; returns how many cobs. */
   listRecentCharges(sinceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
 const SOLICITACAO_MAX = 140;
-/** What a PSP answers for a txid it already holds: 400 (`CobOperacaoInvalida`), or 409 / 422 at some. */
-const TXID_TAKEN_STATUSES = new Set([400, 409, 422]);
 
 /**
  * A PixProvider over one PSP's API Pix for one store, whose Pix key (`chave`) is fixed. Nothing the
@@ -46,20 +53,36 @@ const TXID_TAKEN_STATUSES = new Set([400, 409, 422]);
  * payment counts only when the cob is CONCLUIDA, to our key, for the charge's amount.
  */
 export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProvider {
+  const charges = apiPixCharges(client, chave);
+  return {
+    ...apiPixRecurring(client, charges.createCharge),
+    ...charges,
+    async registerRecurringWebhooks(webhookUrl) {
+      try {
+        await client.putWebhookRec(webhookUrl);
+        await client.putWebhookCobr(webhookUrl);
+        return true;
+      } catch (error) {
+        if (error instanceof ProviderError && NOT_OFFERED_STATUSES.has(error.pspStatus ?? 0)) return false;
+        throw error;
+      }
+    },
+  };
+}
+
+/** A PSP without Pix Automático (or credentials without its scopes) answers these to its endpoints. */
+const NOT_OFFERED_STATUSES = new Set([403, 404]);
+
+/** Immediate charges (`cob`), their refunds and the plain webhook. */
+function apiPixCharges(
+  client: ApiPixClient,
+  chave: string,
+): Omit<LivePixProvider, keyof RecurringPixProvider | 'registerRecurringWebhooks'> & { name: 'api-pix' } {
   function paymentOf(cob: CobCompleta, txid: string, amountCents: number): ReceivedPix | null {
     if (cob.status !== 'CONCLUIDA' || cob.chave !== chave || centsOf(cob.valor?.original) !== amountCents) {
       return null;
     }
-    const item = (cob.pix ?? []).find(
-      (pix) => centsOf(pix.valor) === amountCents && (pix.txid === undefined || pix.txid === txid),
-    );
-    if (!item || typeof item.endToEndId !== 'string' || Number.isNaN(Date.parse(item.horario))) return null;
-    return {
-      endToEndId: item.endToEndId,
-      txid,
-      amountCents,
-      paidAt: new Date(item.horario).toISOString(),
-    };
+    return paymentAmong(cob.pix, txid, amountCents);
   }
 
   return {
@@ -79,9 +102,9 @@ export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProv
         valor: { original: valorOf(request.amountCents) },
         chave,
         ...(request.description !== null && {
-          solicitacaoPagador: [...request.description].slice(0, SOLICITACAO_MAX).join(''),
+          solicitacaoPagador: cutTo(request.description, SOLICITACAO_MAX),
         }),
-        ...devedorOf(request.customer),
+        ...optionalDevedor(request.customer),
       };
       const cob = await client.putCob(request.txid, body).catch(async (error: unknown) => {
         // A retry after a timeout reuses the txid (derived from the Idempotency-Key). A PSP that refuses
@@ -98,7 +121,7 @@ export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProv
       if (typeof copyPaste !== 'string') {
         throw new ProviderError(`The PSP created cob ${request.txid} but sent no pixCopiaECola.`);
       }
-      checkCopyPaste(copyPaste, request.amountCents);
+      checkedCode(parseBrCode, copyPaste, request.amountCents, 'a pixCopiaECola');
       return { txid: request.txid, copyPaste, location: cob.location ?? null };
     },
 
@@ -152,29 +175,9 @@ export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProv
 }
 
 /** `devedor` only with a document and a name: the standard needs both, cpf (11) or cnpj (14). */
-function devedorOf(customer: Customer | null): { devedor?: Devedor } {
+function optionalDevedor(customer: Customer | null): { devedor?: Devedor } {
   if (!customer?.document || !customer.name) return {};
-  const nome = customer.name;
-  return {
-    devedor:
-      customer.document.length === 11 ? { cpf: customer.document, nome } : { cnpj: customer.document, nome },
-  };
-}
-
-/** The payer scans what we show: it must be a valid BR Code (CRC) for exactly this amount. */
-function checkCopyPaste(copyPaste: string, amountCents: number): void {
-  let amount: number | undefined;
-  try {
-    amount = parseBrCode(copyPaste).amount;
-  } catch (error) {
-    const reason = error instanceof BrCodeError ? error.message : String(error);
-    throw new ProviderError(`The PSP sent a pixCopiaECola that is not a valid BR Code: ${reason}.`);
-  }
-  if (amount === undefined || Math.round(amount * 100) !== amountCents) {
-    throw new ProviderError(
-      `The PSP sent a pixCopiaECola for ${amount ?? 'an open'} amount instead of ${valorOf(amountCents)}.`,
-    );
-  }
+  return { devedor: devedorOf(customer.document, customer.name) };
 }
 
 function devolucaoOf(devolucao: PspDevolucao, refundId: string): Devolucao {

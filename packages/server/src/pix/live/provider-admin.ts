@@ -24,20 +24,29 @@ export function describeProvider(row: PixProvidersTable) {
   };
 }
 
+export interface RegisteredWebhooks {
+  /** The full URL, shown this once. */
+  webhookUrl: string;
+  /** Whether `PUT /webhookrec` and `PUT /webhookcobr` took it too (false: no Pix Automático). */
+  recurring: boolean;
+}
+
 /**
  * `PUT /webhook/{chave}` with a fresh callback URL; once the PSP accepted it the new token replaces
- * the previous one. Returns the full URL, which is shown this once.
+ * the previous one. Then the same URL for Pix Automático (`PUT /webhookrec`, `PUT /webhookcobr`): a
+ * PSP that does not offer it (404/403) leaves the plain registration standing.
  */
 export async function registerWebhook(
   db: Kysely<Database>,
   storeId: string,
   publicUrl: string,
-): Promise<string> {
+): Promise<RegisteredWebhooks> {
   const provider = await liveProvidersOf(db).forStore(storeId);
   const registered = newCallbackToken(publicUrl);
   await provider.registerWebhook(registered.webhookUrl);
   await saveRegisteredWebhook(db, storeId, registered);
-  return registered.webhookUrl;
+  const recurring = await provider.registerRecurringWebhooks(registered.webhookUrl);
+  return { webhookUrl: registered.webhookUrl, recurring };
 }
 
 /** Gets a token and lists the last minute's charges: proves URL, certificate, credentials and scopes. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isoAfter, nowIso } from '../../common/time.js';
 import { isPostgres } from '../../webhooks/sql-dialect.js';
@@ -8,39 +8,33 @@ import { isPostgres } from '../../webhooks/sql-dialect.js';
  * written into the due column (now + leaseMs), so another reconciler sees the row as not due until it
  * runs out, and a crashed one's work becomes due again by itself. On PostgreSQL, FOR UPDATE SKIP
  * LOCKED hands concurrent reconcilers disjoint rows; on SQLite the single UPDATE holds the one write lock.
+ * `table` has an `id` and the nullable ISO-time column `dueColumn` (null: nothing to check).
  */
-export async function claimDueCharges(db: Kysely<Database>, limit: number, leaseMs: number) {
+export async function claimDue<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  table: T,
+  dueColumn: string,
+  limit: number,
+  leaseMs: number,
+): Promise<Selectable<Database[T]>[]> {
+  // One query shape for every table that has an id and a due column; Kysely cannot type a column
+  // chosen at run time, so the query is built untyped and its rows typed by `table`.
+  const untyped = db as unknown as Kysely<Record<string, Record<string, string | null>>>;
+  const name: string = table;
   const now = nowIso();
-  const due = db
-    .selectFrom('pix_charges')
+  const due = untyped
+    .selectFrom(name)
     .select('id')
-    .where('next_check_at', '<=', now)
-    .orderBy('next_check_at')
+    .where(dueColumn, '<=', now)
+    .orderBy(dueColumn)
     .limit(limit)
     .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
-  return db
-    .updateTable('pix_charges')
-    .set({ next_check_at: isoAfter(leaseMs) })
+  const rows = await untyped
+    .updateTable(name)
+    .set({ [dueColumn]: isoAfter(leaseMs) })
     .where('id', 'in', due)
-    .where('next_check_at', '<=', now)
+    .where(dueColumn, '<=', now)
     .returningAll()
     .execute();
-}
-
-export async function claimDueRefunds(db: Kysely<Database>, limit: number, leaseMs: number) {
-  const now = nowIso();
-  const due = db
-    .selectFrom('sales')
-    .select('id')
-    .where('refund_next_check_at', '<=', now)
-    .orderBy('refund_next_check_at')
-    .limit(limit)
-    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
-  return db
-    .updateTable('sales')
-    .set({ refund_next_check_at: isoAfter(leaseMs) })
-    .where('id', 'in', due)
-    .where('refund_next_check_at', '<=', now)
-    .returningAll()
-    .execute();
+  return rows as unknown as Selectable<Database[T]>[];
 }

@@ -10,12 +10,24 @@ import { recordCanceled } from '../cancel-charge.js';
 import { payCharge } from '../pay-charge.js';
 import type { PixChargesTable } from '../pix-charge-object.js';
 import { liveProvidersOf } from './live-providers.js';
-import { claimDueCharges, claimDueRefunds } from './reconcile-claim.js';
+import { claimDue } from './reconcile-claim.js';
 import { nextCheckAt, nextRefundCheckAt } from './reconcile-schedule.js';
 import { announceNewEvents } from '../../webhooks/delivery/wake.js';
 import { onReconcileDue } from './reconcile-wake.js';
 
 export type ReconcilerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+/**
+ * One more kind of row the reconciler asks a PSP about (the subscriptions module adds Pix Automático's
+ * authorisations, `GET /rec`, and cycle charges, `GET /cobr`): claimed in batches like charges, each
+ * claimed row checked once. A check owns its errors and its rescheduling.
+ */
+export interface DueCheck {
+  /** Names the check in log lines. */
+  name: string;
+  /** Leases up to `limit` due rows (`claimDue` of reconcile-claim.ts) and returns one task per row. */
+  claim(db: Kysely<Database>, limit: number, leaseMs: number): Promise<(() => Promise<void>)[]>;
+}
 
 export interface ReconcilerOptions {
   db: Kysely<Database>;
@@ -28,6 +40,8 @@ export interface ReconcilerOptions {
   pollIntervalMs?: number;
   /** A confirmed payment queues the sale's delivery e-mail like any other. */
   mail: Pick<Config, 'smtp'>;
+  /** Checks beyond charges and refunds, run in each round after them. */
+  checks?: readonly DueCheck[];
 }
 
 export interface Reconciler {
@@ -45,7 +59,7 @@ const BATCH = 20;
  * number of reconcilers may run against one PostgreSQL database: each check is claimed first.
  */
 export function startPixReconciler(options: ReconcilerOptions): Reconciler {
-  const { db, log, scheduleMs, leaseMs, mail } = options;
+  const { db, log, scheduleMs, leaseMs, mail, checks = [] } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
 
   async function reschedule(row: PixChargesTable): Promise<void> {
@@ -124,11 +138,21 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
 
   /** One round; true when a full batch was claimed (more may be due). */
   async function tick(): Promise<boolean> {
-    const charges = await claimDueCharges(db, BATCH, leaseMs);
+    const charges = await claimDue(db, 'pix_charges', 'next_check_at', BATCH, leaseMs);
     await Promise.all(charges.map(checkCharge));
-    const refunds = await claimDueRefunds(db, BATCH, leaseMs);
+    const refunds = await claimDue(db, 'sales', 'refund_next_check_at', BATCH, leaseMs);
     await Promise.all(refunds.map(checkRefund));
-    return charges.length === BATCH || refunds.length === BATCH;
+    let more = charges.length === BATCH || refunds.length === BATCH;
+    for (const check of checks) {
+      const tasks = await check.claim(db, BATCH, leaseMs);
+      await Promise.all(
+        tasks.map((task) =>
+          task().catch((err: unknown) => log.error({ err, check: check.name }, 'pix reconcile check failed')),
+        ),
+      );
+      more ||= tasks.length === BATCH;
+    }
+    return more;
   }
 
   const loop = startPollLoop({ round: tick, pollIntervalMs, log, name: 'pix reconciler' });
@@ -151,12 +175,14 @@ export function startConfiguredReconciler(
   db: Kysely<Database>,
   config: Pick<Config, 'pixReconcileScheduleMs' | 'pspRequestTimeoutMs' | 'smtp'>,
   log: ReconcilerLog,
+  checks: readonly DueCheck[] = [],
 ): Reconciler {
   return startPixReconciler({
     db,
     log,
     scheduleMs: config.pixReconcileScheduleMs,
     mail: config,
+    checks,
     // A check is a token request, a call and one retried call: three timeouts, and room to write.
     leaseMs: config.pspRequestTimeoutMs * 3 + 5_000,
   });

@@ -1,0 +1,116 @@
+import { expect, it } from 'vitest';
+import { parseCompositeBrCode } from '../../src/pix/brcode/index.js';
+import { addDays } from '../../src/subscriptions/periods.js';
+import { runCycles } from '../../src/subscriptions/cycle-scheduler.js';
+import { recurringChecks } from '../../src/subscriptions/live-checks.js';
+import { decodeQr } from '../pix/pix-test-helpers.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import { eventually, silentLog } from '../webhooks/delivery-harness.js';
+import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
+import { BUYER, eventTypesOf, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
+
+describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api) => {
+  const live = useLivePix(api);
+
+  async function withRecurringReconciler<T>(work: () => Promise<T>): Promise<T> {
+    const reconciler = startTestReconciler(api, {
+      pollIntervalMs: 30,
+      checks: recurringChecks(api.db, api.config, silentLog),
+    });
+    try {
+      return await work();
+    } finally {
+      await reconciler.stop();
+    }
+  }
+
+  it('POST /subscriptions with a live key: Jornada 3 at the PSP, paid and approved, a cycle renewed, then the buyer revokes at their bank', async () => {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const product = await recurringProduct(api, store.key, {
+      nome: 'Clube do Café Especial — assinatura mensal',
+    });
+    const from = psp.requests.length;
+    const res = await subscribe(api, store.key, product.id);
+    expect(res.status).toBe(201);
+    const sub = res.body;
+    const calls = psp.requests.slice(from).filter((r) => r.path.startsWith('/v2/'));
+    expect(
+      calls.map((r) => `${r.method} ${r.path.split('?')[0]!.replace(/\/[A-Za-z0-9]{26,35}$/, '/:id')}`),
+    ).toEqual(['POST /v2/locrec', 'PUT /v2/cob/:id', 'POST /v2/rec', 'GET /v2/rec/:id']);
+    expect(calls[2]!.body).toMatchObject({
+      vinculo: {
+        contrato: sub.id,
+        objeto: 'Clube do Café Especial — assinatura',
+        devedor: { cpf: BUYER.document, nome: BUYER.name },
+      },
+      calendario: { periodicidade: 'MENSAL' },
+      valor: { valorRec: '49.90' },
+      politicaRetentativa: 'PERMITE_3R_7D',
+    });
+    expect(sub).toMatchObject({ status: 'pending', livemode: true, pix: { journey: 'JORNADA_3' } });
+    const rec = psp.rec.recs.get(sub.pix.id_rec)!;
+    expect(parseCompositeBrCode(sub.first_charge.pix.copy_paste).recurrenceUrl).toBe(rec.loc.location);
+    expect(decodeQr(sub.first_charge.pix.qr_code_base64)).toBe(sub.first_charge.pix.copy_paste);
+
+    await withRecurringReconciler(async () => {
+      await psp.rec.payJourney3(sub.pix.id_rec);
+      const active = await eventually(async () => {
+        const current = (await api.as(store.key).get(`/subscriptions/${sub.id}`)).body;
+        return current.status === 'active' ? current : undefined;
+      });
+      // The worker sends the next cycle's cobr 5 days before the period's end. On PostgreSQL a run
+      // skips a subscription the reconciler holds locked at that instant (SKIP LOCKED): the next run
+      // takes it, as the worker's next minute would.
+      const runOn = (asOf: string) => runCycles(api.db, { asOf, storeId: store.storeId });
+      await eventually(
+        async () => (await runOn(addDays(active.current_period_end, -5))).charges_sent.length === 1,
+      );
+      const cobr = [...psp.rec.cobrs.values()].find((c) => c.idRec === sub.pix.id_rec)!;
+      expect(cobr.calendario.dataDeVencimento).toBe(active.current_period_end);
+
+      // The payer's bank fails the first attempt: past_due; the retry is asked, then it settles.
+      await psp.rec.failCobr(cobr.txid);
+      await eventually(
+        async () => (await api.as(store.key).get(`/subscriptions/${sub.id}`)).body.status === 'past_due',
+      );
+      await eventually(
+        async () => (await runOn(addDays(active.current_period_end, 1))).retries_requested.length === 1,
+      );
+      await psp.rec.settleCobr(cobr.txid);
+      const renewed = await eventually(async () => {
+        const current = (await api.as(store.key).get(`/subscriptions/${sub.id}`)).body;
+        return current.status === 'active' && current.current_period_start === active.current_period_end
+          ? current
+          : undefined;
+      });
+      expect(renewed.current_period_start).toBe(active.current_period_end);
+
+      // A forged /rec callback changes nothing; the buyer really revoking it does.
+      const url = psp.rec.webhookRec!;
+      await fetch(`${url}/rec`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ recs: [{ idRec: sub.pix.id_rec, status: 'CANCELADA', atualizacao: [] }] }),
+      });
+      await eventually(async () =>
+        psp.requests.some((r) => r.method === 'GET' && r.path === `/v2/rec/${sub.pix.id_rec}`),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await api.as(store.key).get(`/subscriptions/${sub.id}`)).body.status).toBe('active');
+      await psp.rec.endRec(sub.pix.id_rec, 'USUARIO_PAGADOR');
+      const canceled = await eventually(async () => {
+        const current = (await api.as(store.key).get(`/subscriptions/${sub.id}`)).body;
+        return current.status === 'canceled' ? current : undefined;
+      });
+      expect(canceled.cancel_reason).toBe('buyer');
+    });
+    expect(await eventTypesOf(api, store.storeId, sub.id)).toEqual([
+      'subscription.created',
+      'subscription.activated',
+      'subscription.past_due',
+      'subscription.renewed',
+      'subscription.canceled',
+    ]);
+  });
+});
