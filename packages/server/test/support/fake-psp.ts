@@ -206,6 +206,14 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** An OAuth2 token endpoint's error answer (400, `{error, error_description}`). */
+class OAuthError {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+  ) {}
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -500,10 +508,13 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     ...options.token,
   } satisfies Required<FakeTokenEndpoint>;
 
-  /** Why a token request is refused, or null: it has the shape this PSP requires. */
-  function tokenRequestRefusal(req: IncomingMessage, text: string): Problem | null {
-    const invalid = (detail: string) =>
-      new Problem(400, 'RequisicaoInvalida', 'Requisição inválida.', detail);
+  /**
+   * Why a token request is refused, or null: it has the shape this PSP requires. A request of another
+   * shape gets an OAuth2 error (RFC 6749 §5.2), as token endpoints answer; wrong credentials, the
+   * standard's problem.
+   */
+  function tokenRequestRefusal(req: IncomingMessage, text: string): Problem | OAuthError | null {
+    const invalid = (description: string, error = 'invalid_request') => new OAuthError(error, description);
     const denied = () =>
       new Problem(401, 'AcessoNegado', 'Não autorizado.', 'Credenciais do cliente inválidas.');
     const json = endpoint.format === 'json';
@@ -531,7 +542,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     }
     const asked = new Set(String(fields.scope ?? '').split(' '));
     const missing = endpoint.scope.split(' ').filter((scope) => scope !== '' && !asked.has(scope));
-    if (missing.length > 0) return invalid(`Escopo ausente: ${missing.join(' ')}.`);
+    if (missing.length > 0) return invalid(`Escopo ausente: ${missing.join(' ')}.`, 'invalid_scope');
     for (const [name, value] of Object.entries(endpoint.params)) {
       if (fields[name] !== value) return invalid(`Parâmetro ${name} ausente ou inválido.`);
     }
@@ -562,7 +573,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
 
     if (url.pathname === '/oauth/token' && req.method === 'POST') {
       const refusal = tokenRequestRefusal(req, text);
-      if (refusal) return sendProblem(res, refusal);
+      if (refusal instanceof Problem) return sendProblem(res, refusal);
+      if (refusal) return send(res, 400, { error: refusal.error, error_description: refusal.description });
       const token = alnum(40);
       tokens.set(token, Date.now() + tokenTtl * 1000);
       psp.tokensIssued++;

@@ -150,10 +150,26 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** `400 CobOperacaoInvalida: "Cobrança inválida." — detail (cob.valor.original: razão)`, from RFC 7807. */
+/**
+ * `400 CobOperacaoInvalida: "Cobrança inválida." — detail (cob.valor.original: razão)`, from RFC 7807;
+ * `400 invalid_scope: "description"` from an OAuth2 token endpoint's error (RFC 6749 §5.2).
+ */
 function problemOf(res: { status: number; text: string }): string {
   const problem = parseJson(res.text) as
-    { type?: unknown; title?: unknown; detail?: unknown; violacoes?: unknown } | undefined;
+    | {
+        type?: unknown;
+        title?: unknown;
+        detail?: unknown;
+        violacoes?: unknown;
+        error?: unknown;
+        error_description?: unknown;
+      }
+    | undefined;
+  if (typeof problem?.error === 'string' && typeof problem.title !== 'string') {
+    const description =
+      typeof problem.error_description === 'string' ? `: "${problem.error_description}"` : '';
+    return `${res.status} ${problem.error}${description}`.slice(0, 600);
+  }
   if (!problem || typeof problem.title !== 'string') return `HTTP ${res.status}`;
   const type = typeof problem.type === 'string' ? ` ${problem.type.split('/').pop()}` : '';
   const detail = typeof problem.detail === 'string' ? ` — ${problem.detail}` : '';
