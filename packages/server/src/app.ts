@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { couponsRoutes } from './coupons/coupons-routes.js';
+import { DASHBOARD_PREFIX, dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
@@ -101,6 +102,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(docsRoutes);
   // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
+  // The merchant dashboard: its own sessions, CSRF and roles, HTML pages and errors.
+  await app.register(dashboardRoutes, { prefix: DASHBOARD_PREFIX, redis: deps.redis ?? null });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes);

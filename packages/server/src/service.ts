@@ -16,13 +16,14 @@ import { startExpirySweeper } from './pix/expiry-sweeper.js';
 import { attachLiveProviders } from './pix/live/live-providers.js';
 import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
+import type { DemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
   app: FastifyInstance;
   db: Db;
   url: string;
-  demo: { storeId: string; key: string; pagePath: string } | null;
+  demo: DemoStore | null;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { registerPixProviderCommand } from './pix-provider-command.js';
 import { registerOperationsCommands } from './operations-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
+import { registerUsersCommand } from './users-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 
 const program = new Command('storefront')
@@ -16,6 +17,7 @@ registerWorkerCommand(program);
 registerMigrateCommand(program);
 registerStoresCommand(program);
 registerKeysCommand(program);
+registerUsersCommand(program);
 registerPixProviderCommand(program);
 registerOperationsCommands(program);
 

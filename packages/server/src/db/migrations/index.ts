@@ -9,6 +9,7 @@ import * as deliveryEmail from './0009-delivery-email.js';
 import * as operations from './0010-operations.js';
 import * as livePix from './0011-live-pix.js';
 import * as purchasePage from './0012-purchase-page.js';
+import * as dashboardAccounts from './0014-dashboard-accounts.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0010-operations': operations,
   '0011-live-pix': livePix,
   '0012-purchase-page': purchasePage,
+  '0014-dashboard-accounts': dashboardAccounts,
 };
