@@ -9,6 +9,7 @@ import { docsRoutes } from './docs/docs-routes.js';
 import { homeRoutes } from './home/home-routes.js';
 import type { Config } from './config/config.js';
 import type { PoolStats } from './db/database.js';
+import type { MailerOptions } from './email/smtp-mailer.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
@@ -54,6 +55,8 @@ export interface AppDependencies {
   poolStats?: () => PoolStats | null;
   /** GET /metrics text for the whole node when it runs several HTTP processes; default this process's. */
   renderMetrics?: () => Promise<string>;
+  /** Extra TLS trust for e-mail the HTTP process sends itself (dashboard invites): a test server's CA. */
+  mailerTls?: MailerOptions['tls'];
 }
 
 /** Builds the whole HTTP service from its configuration and connections; it does not listen. */
@@ -103,7 +106,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
   // The merchant dashboard: its own sessions, CSRF and roles, HTML pages and errors.
-  await app.register(dashboardRoutes, { prefix: DASHBOARD_PREFIX, redis: deps.redis ?? null });
+  await app.register(dashboardRoutes, {
+    prefix: DASHBOARD_PREFIX,
+    redis: deps.redis ?? null,
+    ...(deps.mailerTls ? { mailerTls: deps.mailerTls } : {}),
+  });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes);

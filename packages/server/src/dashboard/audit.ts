@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { prefixedId } from '../common/ids.js';
 import { nowIso } from '../common/time.js';
+import { membershipsOf } from './accounts/users.js';
 
 export interface AuditLogTable {
   id: string;
@@ -64,6 +65,16 @@ export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<vo
       created_at: nowIso(),
     })
     .execute();
+}
+
+/** An entry about a person (a login, their password) in every store they belong to: each store's owners see it. */
+export async function auditEveryStore(
+  db: Kysely<Database>,
+  personId: string,
+  entry: Omit<AuditEntry, 'storeId'>,
+): Promise<void> {
+  for (const store of await membershipsOf(db, personId))
+    await audit(db, { ...entry, storeId: store.store_id });
 }
 
 export interface AuditRow {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createSecretBox } from '../common/secret-box.js';
 import { createMailer } from '../email/smtp-mailer.js';
+import type { MailerOptions } from '../email/smtp-mailer.js';
 import { ApiError } from '../http/api-error.js';
 import { registerHashedAsset } from '../pages/page-assets.js';
 import { loginThrottle } from './accounts/login-throttle.js';
@@ -32,7 +33,10 @@ function pageError(error: Error & { statusCode?: number }): DashboardError {
  * The merchant dashboard at /dashboard: its guard (session, CSRF, same origin, roles), its stylesheet,
  * error pages in Portuguese, and every page folder of `pages/index.ts`.
  */
-export async function dashboardRoutes(app: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  options: { redis: Redis | null; mailerTls?: MailerOptions['tls'] },
+): Promise<void> {
   await app.register(dashboardPlugin);
   const services: DashboardServices = {
     css: registerHashedAsset(app, DASHBOARD_PREFIX, 'assets/dashboard.css', 'css', {
@@ -40,7 +44,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: { redis: Re
     }).url,
     secretBox: createSecretBox(app.config.secret),
     throttle: loginThrottle(options.redis, app.log),
-    mailer: app.config.smtp ? createMailer(app.config.smtp) : null,
+    mailer: app.config.smtp
+      ? createMailer(app.config.smtp, options.mailerTls ? { tls: options.mailerTls } : {})
+      : null,
   };
   app.addHook('onClose', async () => {
     services.throttle.close();

@@ -37,6 +37,8 @@ export interface TestApiOptions {
   config?: Partial<Config>;
   authCacheTtlMs?: number;
   redis?: Redis | null;
+  /** Extra TLS trust for e-mail the app sends itself (a test SMTP server's CA). */
+  mailerTls?: { ca: string };
 }
 
 /** A running service on its own database, driven over real HTTP on 127.0.0.1. */
@@ -74,6 +76,7 @@ export class TestApi {
       redis: this.options.redis ?? null,
       poolStats: this.database.db.poolStats,
       logger: false,
+      ...(this.options.mailerTls ? { mailerTls: this.options.mailerTls } : {}),
       ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
     });
     await this.app.listen({ port: 0, host: '127.0.0.1' });

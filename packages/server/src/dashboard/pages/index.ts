@@ -1,4 +1,5 @@
 import type { DashboardPages } from '../page.js';
+import { settingsPages } from './configuracoes/settings-routes.js';
 import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
 import { loginPages } from './login/login-routes.js';
@@ -13,4 +14,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   sessionPages,
   invitePages,
   inicioPages,
+  settingsPages,
 ];

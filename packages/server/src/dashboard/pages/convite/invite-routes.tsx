@@ -12,7 +12,8 @@ import {
 import { DASHBOARD_PREFIX, DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, sendBarePage } from '../../page.js';
 import type { DashboardServices } from '../../services.js';
-import { Field, Notice, PostForm } from '../../views/components.js';
+import { Notice, PostForm } from '../../views/components.js';
+import { PasswordFields } from '../../views/password-fields.js';
 import { startSession } from '../login/sign-in.js';
 
 const Params = Type.Object({ token: Type.String({ maxLength: 64 }) });
@@ -23,32 +24,6 @@ const Body = Type.Object({
 
 const GONE =
   'Este convite não vale mais: ele expira em 72 horas e serve uma vez só. Peça um novo a quem convidou você.';
-
-export function PasswordFields(props: { error?: string | null }) {
-  return (
-    <>
-      <Field
-        label="Nova senha"
-        name="password"
-        type="password"
-        autocomplete="new-password"
-        required
-        minLength={PASSWORD_MIN_LENGTH}
-        maxLength={PASSWORD_MAX_LENGTH}
-        hint={`Pelo menos ${PASSWORD_MIN_LENGTH} caracteres.`}
-        error={props.error}
-      />
-      <Field
-        label="Confirme a nova senha"
-        name="confirmation"
-        type="password"
-        autocomplete="new-password"
-        required
-        maxLength={PASSWORD_MAX_LENGTH}
-      />
-    </>
-  );
-}
 
 function invitePage(
   request: FastifyRequest,

@@ -6,7 +6,8 @@ import { findUser, findUserByEmail, membershipsOf } from '../../accounts/users.j
 import { DASHBOARD_PREFIX, LOGIN_PATH } from '../../dashboard-plugin.js';
 import { definePages, guard, sendBarePage } from '../../page.js';
 import type { DashboardServices } from '../../services.js';
-import { auditEveryStore, startSession } from './sign-in.js';
+import { auditEveryStore } from '../../audit.js';
+import { startSession } from './sign-in.js';
 import { CodeForm, LoginForm } from './login-views.js';
 
 export const WRONG_PAIR = 'E-mail ou senha incorretos.';
@@ -69,7 +70,7 @@ export const loginPages = definePages('login', async (app, services) => {
     if (!user || user.password_hash === null || !right || stores.length === 0) {
       await throttle.failed(ip, email);
       if (user) {
-        await auditEveryStore(db, user.id, { action: 'login_failed', detail: user.email, ip, actor: null });
+        await auditEveryStore(db, user.id, { action: 'login_failed', detail: user.email, ip, userId: null });
       }
       return sendBarePage(request, reply, services, {
         title: 'Entrar',
@@ -83,7 +84,7 @@ export const loginPages = definePages('login', async (app, services) => {
       return reply.redirect(VERIFY_PATH, 303);
     }
     await startSession(request, reply, user.id, first, 'active');
-    await auditEveryStore(db, user.id, { action: 'login', detail: user.email, ip, actor: user.id });
+    await auditEveryStore(db, user.id, { action: 'login', detail: user.email, ip, userId: user.id });
     return reply.redirect(DASHBOARD_PREFIX, 303);
   });
 
@@ -120,7 +121,7 @@ export const loginPages = definePages('login', async (app, services) => {
         action: 'login_failed',
         detail: `${session.email} (código de verificação)`,
         ip,
-        actor: null,
+        userId: null,
       });
       return sendBarePage(request, reply, services, {
         title: 'Verificação em duas etapas',
@@ -133,7 +134,7 @@ export const loginPages = definePages('login', async (app, services) => {
       action: 'login',
       detail: session.email,
       ip,
-      actor: session.userId,
+      userId: session.userId,
     });
     return reply.redirect(DASHBOARD_PREFIX, 303);
   });

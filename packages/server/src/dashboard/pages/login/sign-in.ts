@@ -1,10 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { audit } from '../../audit.js';
 import { createSession, endSession, SESSION_ABSOLUTE_MS } from '../../accounts/sessions.js';
 import type { SessionStage } from '../../accounts/sessions.js';
-import { membershipsOf } from '../../accounts/users.js';
 import { sessionCookie } from '../../dashboard-plugin.js';
 
 /**
@@ -22,21 +18,4 @@ export async function startSession(
   if (request.dashboard.session) await endSession(db, request.dashboard.session.idHash);
   const token = await createSession(db, { userId, storeId, stage });
   reply.header('set-cookie', sessionCookie(config.publicUrl, token, SESSION_ABSOLUTE_MS / 1000));
-}
-
-/** An audit entry in every store of the person (each store's owners see who entered or tried to). */
-export async function auditEveryStore(
-  db: Kysely<Database>,
-  userId: string,
-  entry: { action: 'login' | 'login_failed'; detail: string; ip: string; actor: string | null },
-): Promise<void> {
-  for (const store of await membershipsOf(db, userId)) {
-    await audit(db, {
-      storeId: store.store_id,
-      userId: entry.actor,
-      action: entry.action,
-      detail: entry.detail,
-      ip: entry.ip,
-    });
-  }
 }
