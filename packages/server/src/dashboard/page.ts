@@ -112,7 +112,7 @@ export async function sendPage(
       children: page.body,
     }),
   );
-  return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree));
+  return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree), 'same-origin');
 }
 
 /** A page outside the signed-in layout: login, invite, the TOTP step, errors. */
@@ -128,5 +128,5 @@ export function sendBarePage(
     { value: { csrf, nonce, role: null } },
     h(BarePage, { title: page.title, nonce, css: services.css, script: page.script, children: page.body }),
   );
-  return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree));
+  return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree), 'same-origin');
 }

@@ -229,6 +229,8 @@ describeEachDatabase('dashboard guard: CSRF, origin, roles, stores', (api) => {
       expect(csp).not.toContain('unsafe-inline');
       nonces.add(/nonce-([\w+/=]+)/.exec(csp)![1]!);
       expect(page.headers.get('x-frame-options')).toBe('DENY');
+      // Not no-referrer: a browser would then send `Origin: null` on the pages' form POSTs.
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     }
