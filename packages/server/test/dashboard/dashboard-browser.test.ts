@@ -103,12 +103,10 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
       void key;
       const storeKey = await api.createKey(storeId);
       const charge = (
-        await api
-          .as(storeKey)
-          .post('/payments/pix', {
-            amount: 120.5,
-            customer: { name: 'Joana Prado', email: 'joana@example.com' },
-          })
+        await api.as(storeKey).post('/payments/pix', {
+          amount: 120.5,
+          customer: { name: 'Joana Prado', email: 'joana@example.com' },
+        })
       ).body;
       await api.as(storeKey).post(`/payments/pix/${charge.id}/simulate_payment`);
     });

@@ -4,7 +4,7 @@ import type { DayRevenue } from './figures.js';
 
 const WIDTH = 640;
 const HEIGHT = 200;
-const PAD_BOTTOM = 20;
+const PAD_BOTTOM = 1;
 const PAD_TOP = 8;
 
 /**
@@ -18,7 +18,6 @@ export function RevenueChart(props: { days: DayRevenue[] }) {
   const usable = HEIGHT - PAD_BOTTOM - PAD_TOP;
   const total = props.days.reduce((sum, day) => sum + day.revenueCents, 0);
   const best = props.days.reduce((a, b) => (b.revenueCents > a.revenueCents ? b : a), props.days[0]!);
-  const labelEvery = Math.ceil(props.days.length / 8);
   const first = props.days[0]!;
   const last = props.days[props.days.length - 1]!;
   return (
@@ -41,20 +40,17 @@ export function RevenueChart(props: { days: DayRevenue[] }) {
         {props.days.map((day, i) => {
           const height = (day.revenueCents / max) * usable;
           const x = i * slot + (slot - bar) / 2;
-          return (
-            <g>
-              {day.revenueCents > 0 ? (
-                <rect class="chart-bar" x={x} y={HEIGHT - PAD_BOTTOM - height} width={bar} height={height} />
-              ) : null}
-              {i % labelEvery === 0 || props.days.length === 1 ? (
-                <text class="chart-label" x={i * slot + slot / 2} y={HEIGHT - 5} text-anchor="middle">
-                  {formatDayMonth(day.date)}
-                </text>
-              ) : null}
-            </g>
-          );
+          return day.revenueCents > 0 ? (
+            <rect class="chart-bar" x={x} y={HEIGHT - PAD_BOTTOM - height} width={bar} height={height}>
+              <title>{`${formatDayMonth(day.date)}: ${formatBrl(day.revenueCents)}`}</title>
+            </rect>
+          ) : null;
         })}
       </svg>
+      <p class="chart-range" aria-hidden="true">
+        <span>{formatDayMonth(first.date)}</span>
+        {props.days.length > 1 ? <span>{formatDayMonth(last.date)}</span> : null}
+      </p>
       <details class="chart-table">
         <summary>Ver os valores em tabela</summary>
         <table>
