@@ -5,10 +5,12 @@ import type { Kysely } from 'kysely';
 import { analyticsRoutes } from './analytics/analytics-routes.js';
 import { checkoutsRoutes } from './checkouts/checkouts-routes.js';
 import { couponsRoutes } from './coupons/coupons-routes.js';
+import { DASHBOARD_PREFIX, dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { homeRoutes } from './home/home-routes.js';
 import type { Config, ConnectionLimits } from './config/config.js';
 import type { PoolStats } from './db/database.js';
+import type { MailerOptions } from './email/smtp-mailer.js';
 import type { Database } from './db/schema.js';
 import { AccessLog } from './http/access-log.js';
 import { authPlugin } from './http/auth.js';
@@ -58,6 +60,15 @@ export interface AppDependencies {
   poolStats?: () => PoolStats | null;
   /** GET /metrics text for the whole node when it runs several HTTP processes; default this process's. */
   renderMetrics?: () => Promise<string>;
+  /** Extra TLS trust for e-mail the HTTP process sends itself (dashboard invites): a test server's CA. */
+  mailerTls?: MailerOptions['tls'];
+}
+
+/** A number of hops as Fastify's typings take it: the first `hops` proxies from the socket are trusted. */
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): string[] | boolean | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 /** Often enough that a headers or request timeout fires within a second (or a quarter of itself). */
@@ -75,6 +86,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
     },
     genReqId: () => prefixedId('req'),
+    // Behind a reverse proxy: the client's address and scheme from the proxies named here only.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: false, // a client-sent id is never trusted as ours
     bodyLimit: 1024 * 1024,
     // A socket that sends nothing, or too slowly, is closed (408 once its headers are in).
@@ -130,6 +143,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(docsRoutes);
   // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
   await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
+  // The merchant dashboard: its own sessions, CSRF and roles, HTML pages and errors.
+  await app.register(dashboardRoutes, {
+    prefix: DASHBOARD_PREFIX,
+    redis: deps.redis ?? null,
+    ...(deps.mailerTls ? { mailerTls: deps.mailerTls } : {}),
+  });
   await app.register(homeRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes, { redis: deps.redis ?? null, recurring: markRecurringDue });

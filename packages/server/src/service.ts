@@ -20,13 +20,14 @@ import { startConfiguredReconciler } from './pix/live/reconciler.js';
 import { ensureDemoStore } from './stores/demo-store.js';
 import { expireUnauthorised, startCycleScheduler } from './subscriptions/cycle-scheduler.js';
 import { recurringChecks } from './subscriptions/live-checks.js';
+import type { DemoStore } from './stores/demo-store.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 
 export interface RunningService {
   app: FastifyInstance;
   db: Db;
   url: string;
-  demo: { storeId: string; key: string; pagePath: string } | null;
+  demo: DemoStore | null;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { registerOperationsCommands } from './operations-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerStoresCommand } from './stores-command.js';
 import { registerSubscriptionsCommand } from './subscriptions-command.js';
+import { registerUsersCommand } from './users-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 
 const program = new Command('storefront')
@@ -17,6 +18,7 @@ registerWorkerCommand(program);
 registerMigrateCommand(program);
 registerStoresCommand(program);
 registerKeysCommand(program);
+registerUsersCommand(program);
 registerPixProviderCommand(program);
 registerOperationsCommands(program);
 registerSubscriptionsCommand(program);

@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.js';
 import type { ServiceLog } from '../service.js';
 import { DatabaseUnreachable } from '../db/migrate.js';
+import { DEMO_OWNER_EMAIL } from '../stores/demo-store.js';
+import type { DemoStore } from '../stores/demo-store.js';
 import { fail } from './context.js';
 
 const NOT_AN_ADDRESS = 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)';
@@ -34,7 +36,7 @@ export function printListening(url: string): void {
 }
 
 /** Printed once, on stdout, outside the logs: the only time this key is ever shown. */
-export function printDemoKey(demo: { key: string; pagePath: string }, url: string): void {
+export function printDemoKey(demo: Omit<DemoStore, 'storeId'>, url: string): void {
   // Where a browser reaches the page: the public origin when one is set, else where we listen.
   const origin = process.env.STOREFRONT_PUBLIC_URL || url;
   console.log(
@@ -44,6 +46,8 @@ export function printDemoKey(demo: { key: string; pagePath: string }, url: strin
       `  ${demo.key}`,
       `Try: curl ${url}/api/public/v1/checkouts -H "Authorization: Bearer ${demo.key}"`,
       `Buy its demo product (test mode): ${origin.replace(/\/$/, '')}${demo.pagePath}`,
+      `Its dashboard: set the owner's password (${DEMO_OWNER_EMAIL}) at this invite link, valid 72 hours, used once:`,
+      `  ${origin.replace(/\/$/, '')}${demo.invitePath}`,
       '',
     ].join('\n'),
   );

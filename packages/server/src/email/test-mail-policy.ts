@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
-import { storeTeamEmails } from './store-team-emails.js';
+import { isStoreTeamEmail } from './store-team.js';
 
 /** STOREFRONT_TEST_MAIL_ALLOW: who else (besides the store's team) a page-simulated test sale may e-mail. */
 export interface TestMailAllow {
@@ -61,8 +61,7 @@ export async function mayMailFromTestMode(
   if (allow.addresses.has(address) || allow.domains.has(address.slice(address.lastIndexOf('@') + 1))) {
     return true;
   }
-  const team = await storeTeamEmails(db, storeId);
-  return team.some((member) => member.trim().toLowerCase() === address);
+  return isStoreTeamEmail(db, storeId, address);
 }
 
 /**

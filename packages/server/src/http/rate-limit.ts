@@ -36,9 +36,10 @@ export function nodeLimiter(options: IRateLimiterOptions & { keyPrefix: string }
 /** While Redis is away, how often it is asked again whether it answers. */
 const REDIS_PROBE_MS = 1000;
 
-/** What the plugins need of a limiter: rate-limiter-flexible's `consume`, and `get` to look without counting. */
+/** What the service needs of a limiter: rate-limiter-flexible's `consume`, and `get` to look without counting. */
 export interface Limiter {
   consume(key: string): Promise<RateLimiterRes>;
+  /** The key's current window, or null when it has none. */
   get(key: string): Promise<RateLimiterRes | null>;
 }
 
@@ -114,9 +115,8 @@ export function serviceLimiter(
   log: FastifyBaseLogger,
 ): Limiter & { close(): void } {
   const local = nodeLimiter(common);
-  if (!redis) {
+  if (!redis)
     return { consume: (key) => local.consume(key), get: (key) => local.get(key), close: () => undefined };
-  }
   // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
   const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
   return failoverLimiter(shared, local, redis, log);

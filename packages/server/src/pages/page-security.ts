@@ -26,15 +26,25 @@ export function pageCsp(nonce: string, imageOrigins: readonly string[]): string 
   ].join('; ');
 }
 
-/** The headers every page carries, with its CSP. */
-export function sendHtml(reply: FastifyReply, status: number, csp: string, html: string): FastifyReply {
+/**
+ * The headers every page carries, with its CSP. `no-referrer` by default; a page whose plain HTML
+ * forms POST back (the dashboard) needs `same-origin`, as browsers send `Origin: null` on a form
+ * POST from a no-referrer page, and the same-origin check needs the real origin.
+ */
+export function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  csp: string,
+  html: string,
+  referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer',
+): FastifyReply {
   return reply
     .code(status)
     .headers({
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': csp,
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrerPolicy,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
     })

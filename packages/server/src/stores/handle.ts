@@ -5,12 +5,19 @@ export const HANDLE_MAX_LENGTH = 40;
 /** A store's public handle, the first segment of its purchase pages' paths: `a-z0-9` and dashes. */
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;
 
-/** Why a handle is refused, or null when it is well formed. */
+/** What is wrong with a handle (each caller words it), or null when it is well formed. */
+export function handleFault(handle: string): 'length' | 'characters' | null {
+  if (handle.length < HANDLE_MIN_LENGTH || handle.length > HANDLE_MAX_LENGTH) return 'length';
+  return HANDLE_PATTERN.test(handle) ? null : 'characters';
+}
+
+/** Why a handle is refused, in the CLI's words, or null when it is well formed. */
 export function handleProblem(handle: string): string | null {
-  if (handle.length < HANDLE_MIN_LENGTH || handle.length > HANDLE_MAX_LENGTH) {
+  const fault = handleFault(handle);
+  if (fault === 'length') {
     return `--handle must be ${HANDLE_MIN_LENGTH} to ${HANDLE_MAX_LENGTH} characters, got ${handle.length}`;
   }
-  if (!HANDLE_PATTERN.test(handle)) {
+  if (fault === 'characters') {
     return '--handle may hold only a-z, 0-9 and dashes, and must start and end with a letter or digit';
   }
   return null;

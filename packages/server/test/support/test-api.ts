@@ -40,6 +40,8 @@ export interface TestApiOptions {
   redis?: Redis | null;
   /** Collects the service's log lines (info and above) here; without it the service logs nothing. */
   logLines?: Record<string, unknown>[];
+  /** Extra TLS trust for e-mail the app sends itself (a test SMTP server's CA). */
+  mailerTls?: { ca: string };
 }
 
 /** A running service on its own database, driven over real HTTP on 127.0.0.1. */
@@ -62,7 +64,12 @@ export class TestApi {
   }
 
   async start(): Promise<void> {
-    this.database = await createTestDatabase(this.dialect);
+    await this.startOn(await createTestDatabase(this.dialect));
+  }
+
+  /** An app on `database`; for a second node of one deployment, close its `app` only (`stop` drops the database). */
+  async startOn(database: TestDatabase): Promise<void> {
+    this.database = database;
     const config: Config = {
       ...loadConfig({
         DATABASE_URL: this.database.url,
@@ -80,6 +87,7 @@ export class TestApi {
       logger: this.options.logLines
         ? { level: 'info', stream: logLinesStream(this.options.logLines) }
         : false,
+      ...(this.options.mailerTls ? { mailerTls: this.options.mailerTls } : {}),
       ...(this.options.authCacheTtlMs === undefined ? {} : { authCacheTtlMs: this.options.authCacheTtlMs }),
     });
     await this.app.listen({ port: 0, host: '127.0.0.1' });

@@ -11,6 +11,7 @@ import * as livePix from './0011-live-pix.js';
 import * as purchasePage from './0012-purchase-page.js';
 import * as idempotencyMode from './0013-idempotency-mode.js';
 import * as pspTokenRequest from './0013-psp-token-request.js';
+import * as dashboardAccounts from './0014-dashboard-accounts.js';
 import * as ordersAttribution from './0015-orders-attribution.js';
 import * as analytics from './0016-analytics.js';
 import * as subscriptions from './0017-subscriptions.js';
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012-purchase-page': purchasePage,
   '0013-idempotency-mode': idempotencyMode,
   '0013-psp-token-request': pspTokenRequest,
+  '0014-dashboard-accounts': dashboardAccounts,
   '0015-orders-attribution': ordersAttribution,
   '0016-analytics': analytics,
   '0017-subscriptions': subscriptions,

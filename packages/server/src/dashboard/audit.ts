@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { prefixedId } from '../common/ids.js';
+import { nowIso } from '../common/time.js';
+import { membershipsOf } from './accounts/users.js';
+
+export interface AuditLogTable {
+  id: string;
+  store_id: string;
+  user_id: string | null;
+  action: AuditAction;
+  detail: string;
+  ip: string | null;
+  created_at: string;
+}
+
+declare module '../db/schema.js' {
+  interface Tables {
+    audit_log: AuditLogTable;
+  }
+}
+
+/**
+ * What the owners' audit log records, with how the dashboard names it. A page that does something
+ * owners must be able to trace adds its action here and calls `audit(…)`.
+ */
+export const AUDIT_ACTIONS = {
+  login: 'Entrada no painel',
+  login_failed: 'Tentativa de entrada recusada',
+  logout: 'Saída do painel',
+  member_invited: 'Pessoa convidada',
+  member_joined: 'Convite aceito',
+  member_removed: 'Pessoa removida',
+  store_updated: 'Dados da loja alterados',
+  pix_key_changed: 'Chave Pix alterada',
+  checkout_mode_changed: 'Modo de cobrança alterado',
+  password_changed: 'Senha alterada',
+  totp_enabled: 'Verificação em duas etapas ativada',
+  totp_disabled: 'Verificação em duas etapas desativada',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export interface AuditEntry {
+  storeId: string;
+  /** Who did it; null when nobody was signed in (a failed login). */
+  userId: string | null;
+  action: AuditAction;
+  /** What changed, in words an owner reads (never a secret). */
+  detail: string;
+  ip: string | null;
+}
+
+/** Records one entry; run it in the transaction of the change it records when there is one. */
+export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      id: prefixedId('aud'),
+      store_id: entry.storeId,
+      user_id: entry.userId,
+      action: entry.action,
+      detail: entry.detail,
+      ip: entry.ip,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+/** An entry about a person (a login, their password) in every store they belong to: each store's owners see it. */
+export async function auditEveryStore(
+  db: Kysely<Database>,
+  personId: string,
+  entry: Omit<AuditEntry, 'storeId'>,
+): Promise<void> {
+  for (const store of await membershipsOf(db, personId))
+    await audit(db, { ...entry, storeId: store.store_id });
+}
+
+export interface AuditRow {
+  id: string;
+  action: AuditAction;
+  detail: string;
+  ip: string | null;
+  created_at: string;
+  email: string | null;
+}
+
+/** A store's entries, newest first, a page at a time (keyset: before the given entry). */
+export function listAudit(
+  db: Kysely<Database>,
+  storeId: string,
+  limit: number,
+  before?: { created_at: string; id: string },
+): Promise<AuditRow[]> {
+  let query = db
+    .selectFrom('audit_log as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.id', 'a.action', 'a.detail', 'a.ip', 'a.created_at', 'u.email'])
+    .where('a.store_id', '=', storeId);
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('a.created_at', '<', before.created_at),
+        eb.and([eb('a.created_at', '=', before.created_at), eb('a.id', '<', before.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,18 @@
+import type { DashboardPages } from '../page.js';
+import { settingsPages } from './configuracoes/settings-routes.js';
+import { invitePages } from './convite/invite-routes.js';
+import { inicioPages } from './inicio/inicio-routes.js';
+import { loginPages } from './login/login-routes.js';
+import { sessionPages } from './sessao/session-routes.js';
+
+/**
+ * Every page folder of the dashboard, one line each. A new page is a folder under pages/<name>/
+ * whose routes are made with `definePages` and `guard`, added here.
+ */
+export const DASHBOARD_PAGES: readonly DashboardPages[] = [
+  loginPages,
+  sessionPages,
+  invitePages,
+  inicioPages,
+  settingsPages,
+];

@@ -1,0 +1,14 @@
+import type { SecretBox } from '../common/secret-box.js';
+import type { Mailer } from '../email/smtp-mailer.js';
+import type { LoginThrottle } from './accounts/login-throttle.js';
+
+/** What the dashboard's pages share, made once when the dashboard is registered. */
+export interface DashboardServices {
+  /** URL of the dashboard's stylesheet. */
+  css: string;
+  /** Seals TOTP secrets (the service's secret box). */
+  secretBox: SecretBox;
+  throttle: LoginThrottle;
+  /** Sends invites when SMTP is configured; null otherwise (the link is shown to copy). */
+  mailer: Mailer | null;
+}

@@ -1,0 +1,17 @@
+/** Dates as a Brazilian merchant reads them, in São Paulo time. */
+const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+const DAY_MONTH = new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
+
+export const formatDateTime = (iso: string): string => DATE_TIME.format(new Date(iso));
+
+/** `2026-11-25` → `25/11`. */
+export const formatDayMonth = (date: string): string => DAY_MONTH.format(new Date(`${date}T12:00:00Z`));
+
+export const formatPercent = (ratio: number): string =>
+  new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
+
+export const formatCount = (n: number): string => new Intl.NumberFormat('pt-BR').format(n);
