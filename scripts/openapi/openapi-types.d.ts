@@ -585,6 +585,132 @@ export interface paths {
     patch: operations['updateStore'];
     trace?: never;
   };
+  '/subscriptions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List subscriptions of the key’s mode, newest first, optionally by status and product
+     * @description Requires an API key with the `subscriptions:read` scope.
+     */
+    get: operations['listSubscriptions'];
+    put?: never;
+    /**
+     * Subscribe a buyer to a recurring product (API 1.2.0): answers the subscription, pending, with its first_charge, whose one code pays the first cycle and authorises the rest (Pix Automático, Jornada 3)
+     * @description Requires an API key with the `subscriptions:write` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
+     */
+    post: operations['createSubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriptions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a subscription
+     * @description Requires an API key with the `subscriptions:read` scope.
+     */
+    get: operations['getSubscription'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriptions/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a subscription (reason merchant, subscription.canceled); live, the authorisation is canceled at the PSP first
+     * @description Requires an API key with the `subscriptions:write` scope.
+     */
+    post: operations['cancelSubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriptions/{id}/simulate_buyer_cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: the buyer revokes the authorisation at their bank (canceled, reason buyer)
+     * @description Requires an API key with the `subscriptions:write` scope.
+     */
+    post: operations['simulateSubscriptionBuyerCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriptions/{id}/simulate_failure': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: an attempt at the next cycle’s charge fails (past_due with retries left, else canceled with payment_failed)
+     * @description Requires an API key with the `subscriptions:write` scope.
+     */
+    post: operations['simulateSubscriptionFailure'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriptions/{id}/simulate_renewal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: the next cycle’s charge is paid (a sale with its cycle, the period advances, subscription.renewed)
+     * @description Requires an API key with the `subscriptions:write` scope.
+     */
+    post: operations['simulateSubscriptionRenewal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -957,6 +1083,162 @@ export interface components {
       created_at: string;
     };
     /**
+     * CreatedSubscription
+     * @example {
+     *       "object": "subscription",
+     *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+     *       "status": "pending",
+     *       "product_id": "7fb0d907-e588-4b87-a424-8d5ab4624d9e",
+     *       "customer": {
+     *         "name": "Checkout Black Friday",
+     *         "email": "maria@example.com.br",
+     *         "whatsapp": "+5511987654321",
+     *         "document": "12345678909"
+     *       },
+     *       "amount": 49.9,
+     *       "recorrencia": "semanal",
+     *       "retry_policy": "none",
+     *       "cycle": 1,
+     *       "current_period_start": "2026-12-22",
+     *       "current_period_end": "2026-12-22",
+     *       "next_charge_date": "2026-12-22",
+     *       "cancel_reason": "buyer",
+     *       "canceled_at": "2026-11-22T10:00:00.000Z",
+     *       "livemode": false,
+     *       "created_at": "2026-11-22T10:00:00.000Z",
+     *       "order_id": null,
+     *       "first_charge_id": "first_charge_id",
+     *       "tracking": {},
+     *       "pix": null,
+     *       "first_charge": {
+     *         "object": "pix_charge",
+     *         "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
+     *         "status": "pending",
+     *         "amount": 49.9,
+     *         "description": "Pedido 1042",
+     *         "external_id": "pedido-1042",
+     *         "customer": null,
+     *         "metadata": {
+     *           "pedido": "1042"
+     *         },
+     *         "product_id": null,
+     *         "tracking": {
+     *           "utm_source": "facebook",
+     *           "utm_campaign": "black-friday",
+     *           "fbclid": "IwAR0abc"
+     *         },
+     *         "expires_at": "2026-11-22T10:00:00.000Z",
+     *         "paid_at": null,
+     *         "canceled_at": "2026-11-22T10:00:00.000Z",
+     *         "livemode": false,
+     *         "created_at": "2026-11-22T10:00:00.000Z",
+     *         "pix": {
+     *           "copy_paste": "00020101021226830014br.gov.bcb.pix2561qrcodes.example.com.br/v2/cobv/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304E2CA",
+     *           "qr_code_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==",
+     *           "txid": "9d36b84fc70b478fb95c12729b90ca25"
+     *         }
+     *       }
+     *     }
+     */
+    CreatedSubscription: {
+      /** @enum {string} */
+      object: 'subscription';
+      /** @example sub_8mZ0b2kqP1sXw4TnYc7H1aQe */
+      id: string;
+      /**
+       * @description `pending`: waiting for the first payment and authorisation; `active`; `past_due`: a cycle’s charge failed and retries are left; `canceled`; `expired`: never authorised.
+       * @enum {string}
+       */
+      status: 'pending' | 'active' | 'past_due' | 'canceled' | 'expired';
+      /** Format: uuid */
+      product_id: string;
+      customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
+        /** Format: email */
+        email?: string;
+        /**
+         * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+         * @example +5511987654321
+         */
+        whatsapp?: string;
+        /**
+         * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+         * @example 123.456.789-09
+         */
+        document?: string;
+      };
+      /** @description BRL billed each cycle, copied from the product at creation. */
+      amount: number;
+      /**
+       * @description A subscription billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`).
+       * @enum {string}
+       */
+      recorrencia: 'semanal' | 'mensal' | 'trimestral' | 'semestral' | 'anual';
+      /**
+       * @description Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.
+       * @enum {string}
+       */
+      retry_policy: 'none' | '3_in_7_days';
+      /** @description Cycles paid so far: 0 while pending, 1 after the first payment. */
+      cycle: number;
+      /**
+       * Format: date
+       * @description First day of the period paid for (store timezone); null while pending.
+       * @example 2026-12-22
+       */
+      current_period_start: string | null;
+      /**
+       * Format: date
+       * @description First day after the period paid for: the next cycle’s due date.
+       * @example 2026-12-22
+       */
+      current_period_end: string | null;
+      /**
+       * Format: date
+       * @description When the next cycle is due; its Pix Automático charge is sent 5 days earlier. Null when nothing more will be billed.
+       * @example 2026-12-22
+       */
+      next_charge_date: string | null;
+      /**
+       * @description `buyer`: revoked at their bank; `merchant`: canceled through the API or dashboard; `psp`: ended by a PSP; `payment_failed`: a cycle could not be paid. Null unless canceled.
+       * @enum {string|null}
+       */
+      cancel_reason: 'buyer' | 'merchant' | 'psp' | 'payment_failed' | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      canceled_at: string | null;
+      livemode: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /** @description The purchase-page order that created it, if any. */
+      order_id: string | null;
+      /** @description The Pix charge whose code pays the first cycle and authorises the rest. */
+      first_charge_id: string;
+      /** @description Attribution it was created with. */
+      tracking: {
+        [key: string]: string;
+      };
+      pix: {
+        /**
+         * @description The Pix Automático authorisation (`idRec`).
+         * @example RR1234567820240115abcdefghijk
+         */
+        id_rec: string;
+        /** @enum {string} */
+        journey: 'JORNADA_3';
+      } | null;
+      first_charge: components['schemas']['PixCharge'];
+    };
+    /**
      * Error
      * @example {
      *       "error": {
@@ -1015,6 +1297,11 @@ export interface components {
         | 'sale.refund_failed'
         | 'order.created'
         | 'order.abandoned'
+        | 'subscription.created'
+        | 'subscription.activated'
+        | 'subscription.renewed'
+        | 'subscription.past_due'
+        | 'subscription.canceled'
         | 'webhook.test';
       /**
        * Format: date-time
@@ -1311,6 +1598,8 @@ export interface components {
      *       "order_bump_description": "Leve também a apostila em PDF.",
      *       "delivery_email_subject": "Seu acesso ao Curso de Violão",
      *       "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+     *       "recorrencia": "semanal",
+     *       "retry_policy": "none",
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "updated_at": "2026-11-22T10:00:00.000Z"
      *     }
@@ -1346,6 +1635,16 @@ export interface components {
       order_bump_description: string | null;
       delivery_email_subject: string | null;
       delivery_email_body: string | null;
+      /**
+       * @description Sells the product as a subscription through Pix Automático, billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`); null sells it once.
+       * @enum {string|null}
+       */
+      recorrencia: 'semanal' | 'mensal' | 'trimestral' | 'semestral' | 'anual' | null;
+      /**
+       * @description Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.
+       * @enum {string}
+       */
+      retry_policy: 'none' | '3_in_7_days';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.000Z
@@ -1383,6 +1682,8 @@ export interface components {
      *         "fbclid": "IwAR0abc"
      *       },
      *       "recovered": false,
+     *       "subscription_id": null,
+     *       "cycle": null,
      *       "livemode": false,
      *       "created_at": "2026-11-22T10:00:00.000Z",
      *       "refunded_at": null,
@@ -1468,6 +1769,10 @@ export interface components {
       };
       /** @description Its purchase-page order was paid after being abandoned (API 1.2.0). */
       recovered: boolean;
+      /** @description The subscription this sale bills (API 1.2.0); null for a one-off sale. */
+      subscription_id: string | null;
+      /** @description Which of its subscription's cycles this sale pays: 1 for the first payment. */
+      cycle: number | null;
       livemode: boolean;
       /**
        * Format: date-time
@@ -1582,6 +1887,133 @@ export interface components {
       };
     };
     /**
+     * Subscription
+     * @example {
+     *       "object": "subscription",
+     *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+     *       "status": "pending",
+     *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+     *       "customer": {
+     *         "name": "Checkout Black Friday",
+     *         "email": "maria@example.com.br",
+     *         "whatsapp": "+5511987654321",
+     *         "document": "12345678909"
+     *       },
+     *       "amount": 49.9,
+     *       "recorrencia": "semanal",
+     *       "retry_policy": "none",
+     *       "cycle": 1,
+     *       "current_period_start": "2026-12-22",
+     *       "current_period_end": "2026-12-22",
+     *       "next_charge_date": "2026-12-22",
+     *       "cancel_reason": "buyer",
+     *       "canceled_at": "2026-11-22T10:00:00.000Z",
+     *       "livemode": false,
+     *       "created_at": "2026-11-22T10:00:00.000Z",
+     *       "order_id": null,
+     *       "first_charge_id": "first_charge_id",
+     *       "tracking": {},
+     *       "pix": null
+     *     }
+     */
+    Subscription: {
+      /** @enum {string} */
+      object: 'subscription';
+      /** @example sub_8mZ0b2kqP1sXw4TnYc7H1aQe */
+      id: string;
+      /**
+       * @description `pending`: waiting for the first payment and authorisation; `active`; `past_due`: a cycle’s charge failed and retries are left; `canceled`; `expired`: never authorised.
+       * @enum {string}
+       */
+      status: 'pending' | 'active' | 'past_due' | 'canceled' | 'expired';
+      /** Format: uuid */
+      product_id: string;
+      customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
+        /** Format: email */
+        email?: string;
+        /**
+         * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+         * @example +5511987654321
+         */
+        whatsapp?: string;
+        /**
+         * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+         * @example 123.456.789-09
+         */
+        document?: string;
+      };
+      /** @description BRL billed each cycle, copied from the product at creation. */
+      amount: number;
+      /**
+       * @description A subscription billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`).
+       * @enum {string}
+       */
+      recorrencia: 'semanal' | 'mensal' | 'trimestral' | 'semestral' | 'anual';
+      /**
+       * @description Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.
+       * @enum {string}
+       */
+      retry_policy: 'none' | '3_in_7_days';
+      /** @description Cycles paid so far: 0 while pending, 1 after the first payment. */
+      cycle: number;
+      /**
+       * Format: date
+       * @description First day of the period paid for (store timezone); null while pending.
+       * @example 2026-12-22
+       */
+      current_period_start: string | null;
+      /**
+       * Format: date
+       * @description First day after the period paid for: the next cycle’s due date.
+       * @example 2026-12-22
+       */
+      current_period_end: string | null;
+      /**
+       * Format: date
+       * @description When the next cycle is due; its Pix Automático charge is sent 5 days earlier. Null when nothing more will be billed.
+       * @example 2026-12-22
+       */
+      next_charge_date: string | null;
+      /**
+       * @description `buyer`: revoked at their bank; `merchant`: canceled through the API or dashboard; `psp`: ended by a PSP; `payment_failed`: a cycle could not be paid. Null unless canceled.
+       * @enum {string|null}
+       */
+      cancel_reason: 'buyer' | 'merchant' | 'psp' | 'payment_failed' | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      canceled_at: string | null;
+      livemode: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /** @description The purchase-page order that created it, if any. */
+      order_id: string | null;
+      /** @description The Pix charge whose code pays the first cycle and authorises the rest. */
+      first_charge_id: string;
+      /** @description Attribution it was created with. */
+      tracking: {
+        [key: string]: string;
+      };
+      pix: {
+        /**
+         * @description The Pix Automático authorisation (`idRec`).
+         * @example RR1234567820240115abcdefghijk
+         */
+        id_rec: string;
+        /** @enum {string} */
+        journey: 'JORNADA_3';
+      } | null;
+    };
+    /**
      * Webhook delivery attempt
      * @example {
      *       "object": "webhook_delivery",
@@ -1624,6 +2056,11 @@ export interface components {
         | 'sale.refund_failed'
         | 'order.created'
         | 'order.abandoned'
+        | 'subscription.created'
+        | 'subscription.activated'
+        | 'subscription.renewed'
+        | 'subscription.past_due'
+        | 'subscription.canceled'
         | 'webhook.test';
       /** @description 1 for the first attempt, then 2, 3… for retries. */
       attempt: number;
@@ -1713,6 +2150,11 @@ export interface components {
         | 'sale.refund_failed'
         | 'order.created'
         | 'order.abandoned'
+        | 'subscription.created'
+        | 'subscription.activated'
+        | 'subscription.renewed'
+        | 'subscription.past_due'
+        | 'subscription.canceled'
       )[];
       /**
        * Format: date-time
@@ -1766,6 +2208,11 @@ export interface components {
         | 'sale.refund_failed'
         | 'order.created'
         | 'order.abandoned'
+        | 'subscription.created'
+        | 'subscription.activated'
+        | 'subscription.renewed'
+        | 'subscription.past_due'
+        | 'subscription.canceled'
       )[];
       /**
        * Format: date-time
@@ -3732,6 +4179,11 @@ export interface operations {
           | 'sale.refund_failed'
           | 'order.created'
           | 'order.abandoned'
+          | 'subscription.created'
+          | 'subscription.activated'
+          | 'subscription.renewed'
+          | 'subscription.past_due'
+          | 'subscription.canceled'
           | 'webhook.test';
       };
       header?: never;
@@ -5723,6 +6175,8 @@ export interface operations {
            *           "order_bump_description": "Leve também a apostila em PDF.",
            *           "delivery_email_subject": "Seu acesso ao Curso de Violão",
            *           "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+           *           "recorrencia": "semanal",
+           *           "retry_policy": "none",
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "updated_at": "2026-11-22T10:00:00.000Z"
            *         }
@@ -5884,6 +6338,16 @@ export interface operations {
           delivery_email_subject?: string | null;
           /** @description Up to 3000 characters. */
           delivery_email_body?: string | null;
+          /**
+           * @description Sells the product as a subscription through Pix Automático, billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`); null sells it once.
+           * @enum {string|null}
+           */
+          recorrencia?: 'semanal' | 'mensal' | 'trimestral' | 'semestral' | 'anual' | null;
+          /**
+           * @description Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.
+           * @enum {string}
+           */
+          retry_policy?: 'none' | '3_in_7_days';
         };
       };
     };
@@ -5919,6 +6383,8 @@ export interface operations {
            *       "order_bump_description": "Leve também a apostila em PDF.",
            *       "delivery_email_subject": "Seu acesso ao Curso de Violão",
            *       "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "updated_at": "2026-11-22T10:00:00.000Z"
            *     }
@@ -6074,6 +6540,8 @@ export interface operations {
            *       "order_bump_description": "Leve também a apostila em PDF.",
            *       "delivery_email_subject": "Seu acesso ao Curso de Violão",
            *       "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "updated_at": "2026-11-22T10:00:00.000Z"
            *     }
@@ -6225,6 +6693,16 @@ export interface operations {
           delivery_email_subject?: string | null;
           /** @description Up to 3000 characters. */
           delivery_email_body?: string | null;
+          /**
+           * @description Sells the product as a subscription through Pix Automático, billed every week (`semanal`), month (`mensal`), 3 months (`trimestral`), 6 months (`semestral`) or year (`anual`); null sells it once.
+           * @enum {string|null}
+           */
+          recorrencia?: 'semanal' | 'mensal' | 'trimestral' | 'semestral' | 'anual' | null;
+          /**
+           * @description Whether a failed cycle charge is retried: `3_in_7_days` (up to 3 retries on the following days, within 7 days) or `none`.
+           * @enum {string}
+           */
+          retry_policy?: 'none' | '3_in_7_days';
         };
       };
     };
@@ -6259,6 +6737,8 @@ export interface operations {
            *       "order_bump_description": "Leve também a apostila em PDF.",
            *       "delivery_email_subject": "Seu acesso ao Curso de Violão",
            *       "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "updated_at": "2026-11-22T10:00:00.000Z"
            *     }
@@ -6414,6 +6894,8 @@ export interface operations {
            *       "order_bump_description": "Leve também a apostila em PDF.",
            *       "delivery_email_subject": "Seu acesso ao Curso de Violão",
            *       "delivery_email_body": "Olá! Seu acesso está em https://membros.loja.example.com.br/violao.",
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "updated_at": "2026-11-22T10:00:00.000Z"
            *     }
@@ -6579,6 +7061,8 @@ export interface operations {
            *             "fbclid": "IwAR0abc"
            *           },
            *           "recovered": false,
+           *           "subscription_id": null,
+           *           "cycle": null,
            *           "livemode": false,
            *           "created_at": "2026-11-22T10:00:00.000Z",
            *           "refunded_at": null,
@@ -6731,6 +7215,8 @@ export interface operations {
            *         "fbclid": "IwAR0abc"
            *       },
            *       "recovered": false,
+           *       "subscription_id": null,
+           *       "cycle": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -6873,6 +7359,8 @@ export interface operations {
            *         "fbclid": "IwAR0abc"
            *       },
            *       "recovered": false,
+           *       "subscription_id": null,
+           *       "cycle": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -7054,6 +7542,8 @@ export interface operations {
            *         "fbclid": "IwAR0abc"
            *       },
            *       "recovered": false,
+           *       "subscription_id": null,
+           *       "cycle": null,
            *       "livemode": false,
            *       "created_at": "2026-11-22T10:00:00.000Z",
            *       "refunded_at": null,
@@ -7452,6 +7942,1206 @@ export interface operations {
       };
     };
   };
+  listSubscriptions: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-100. */
+        limit?: number;
+        /** @description Opaque cursor: the `next_cursor` of the previous page. */
+        starting_after?: string;
+        /** @description `pending`: waiting for the first payment and authorisation; `active`; `past_due`: a cycle’s charge failed and retries are left; `canceled`; `expired`: never authorised. */
+        status?: 'pending' | 'active' | 'past_due' | 'canceled' | 'expired';
+        /** @description Only subscriptions of this product. */
+        product_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of subscription objects, newest first. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "subscription",
+           *           "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *           "status": "pending",
+           *           "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *           "customer": {
+           *             "name": "Checkout Black Friday",
+           *             "email": "maria@example.com.br",
+           *             "whatsapp": "+5511987654321",
+           *             "document": "12345678909"
+           *           },
+           *           "amount": 49.9,
+           *           "recorrencia": "semanal",
+           *           "retry_policy": "none",
+           *           "cycle": 1,
+           *           "current_period_start": "2026-12-22",
+           *           "current_period_end": "2026-12-22",
+           *           "next_charge_date": "2026-12-22",
+           *           "cancel_reason": "buyer",
+           *           "canceled_at": "2026-11-22T10:00:00.000Z",
+           *           "livemode": false,
+           *           "created_at": "2026-11-22T10:00:00.000Z",
+           *           "order_id": null,
+           *           "first_charge_id": "first_charge_id",
+           *           "tracking": {},
+           *           "pix": null
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            object: 'list';
+            data: components['schemas']['Subscription'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createSubscription: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "product_id": "aa7e0570-410a-4796-af50-a47a81c04046",
+         *       "customer": {
+         *         "name": "Checkout Black Friday",
+         *         "document": "12345678909"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description An active product of the store with a `recorrencia`.
+           */
+          product_id: string;
+          customer: {
+            /**
+             * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+             * @example Maria da Silva
+             */
+            name: string;
+            /** Format: email */
+            email?: string;
+            /**
+             * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+             * @example +5511987654321
+             */
+            whatsapp?: string;
+            /**
+             * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+             * @example 123.456.789-09
+             */
+            document: string;
+          };
+          /**
+           * Tracking
+           * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+           * @example {
+           *       "utm_source": "facebook",
+           *       "utm_campaign": "black-friday",
+           *       "fbclid": "IwAR0abc"
+           *     }
+           */
+          tracking?: {
+            utm_source?: string;
+            utm_medium?: string;
+            utm_campaign?: string;
+            utm_term?: string;
+            utm_content?: string;
+            src?: string;
+            sck?: string;
+            fbclid?: string;
+            gclid?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The created subscription. */
+      201: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "7fb0d907-e588-4b87-a424-8d5ab4624d9e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null,
+           *       "first_charge": {
+           *         "object": "pix_charge",
+           *         "id": "pix_4mZ0b2kqP1sXw4TnYc7HaB9d",
+           *         "status": "pending",
+           *         "amount": 49.9,
+           *         "description": "Pedido 1042",
+           *         "external_id": "pedido-1042",
+           *         "customer": null,
+           *         "metadata": {
+           *           "pedido": "1042"
+           *         },
+           *         "product_id": null,
+           *         "tracking": {
+           *           "utm_source": "facebook",
+           *           "utm_campaign": "black-friday",
+           *           "fbclid": "IwAR0abc"
+           *         },
+           *         "expires_at": "2026-11-22T10:00:00.000Z",
+           *         "paid_at": null,
+           *         "canceled_at": "2026-11-22T10:00:00.000Z",
+           *         "livemode": false,
+           *         "created_at": "2026-11-22T10:00:00.000Z",
+           *         "pix": {
+           *           "copy_paste": "00020101021226830014br.gov.bcb.pix2561qrcodes.example.com.br/v2/cobv/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304E2CA",
+           *           "qr_code_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==",
+           *           "txid": "9d36b84fc70b478fb95c12729b90ca25"
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['CreatedSubscription'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subscription. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null
+           *     }
+           */
+          'application/json': components['schemas']['Subscription'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  cancelSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subscription. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null
+           *     }
+           */
+          'application/json': components['schemas']['Subscription'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateSubscriptionBuyerCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subscription. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null
+           *     }
+           */
+          'application/json': components['schemas']['Subscription'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateSubscriptionFailure: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subscription. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null
+           *     }
+           */
+          'application/json': components['schemas']['Subscription'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateSubscriptionRenewal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subscription. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "subscription",
+           *       "id": "sub_8mZ0b2kqP1sXw4TnYc7H1aQe",
+           *       "status": "pending",
+           *       "product_id": "37b82cd2-d9e9-481a-a6da-ca23ad234c7e",
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "amount": 49.9,
+           *       "recorrencia": "semanal",
+           *       "retry_policy": "none",
+           *       "cycle": 1,
+           *       "current_period_start": "2026-12-22",
+           *       "current_period_end": "2026-12-22",
+           *       "next_charge_date": "2026-12-22",
+           *       "cancel_reason": "buyer",
+           *       "canceled_at": "2026-11-22T10:00:00.000Z",
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "order_id": null,
+           *       "first_charge_id": "first_charge_id",
+           *       "tracking": {},
+           *       "pix": null
+           *     }
+           */
+          'application/json': components['schemas']['Subscription'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listWebhookEndpoints: {
     parameters: {
       query?: {
@@ -7630,6 +9320,11 @@ export interface operations {
             | 'sale.refund_failed'
             | 'order.created'
             | 'order.abandoned'
+            | 'subscription.created'
+            | 'subscription.activated'
+            | 'subscription.renewed'
+            | 'subscription.past_due'
+            | 'subscription.canceled'
           )[];
           /** @description Internal label. */
           description?: string | null;
@@ -8079,6 +9774,11 @@ export interface operations {
             | 'sale.refund_failed'
             | 'order.created'
             | 'order.abandoned'
+            | 'subscription.created'
+            | 'subscription.activated'
+            | 'subscription.renewed'
+            | 'subscription.past_due'
+            | 'subscription.canceled'
           )[];
           /** @description Internal label. */
           description?: string | null;
