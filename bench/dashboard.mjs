@@ -15,7 +15,8 @@ import { importServerModule } from './lib/paths.mjs';
 const args = process.argv.slice(2);
 const SALES = Number(args[args.indexOf('--sales') + 1] || 100_000) || 100_000;
 const POSTGRES = args.includes('--postgres') ? process.env.STOREFRONT_TEST_DATABASE_URL : null;
-if (args.includes('--postgres') && !POSTGRES) throw new Error('--postgres needs STOREFRONT_TEST_DATABASE_URL');
+if (args.includes('--postgres') && !POSTGRES)
+  throw new Error('--postgres needs STOREFRONT_TEST_DATABASE_URL');
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 const { openDatabase } = await importServerModule('db/database.js');
@@ -53,7 +54,7 @@ const ms = (n) => n.toFixed(1);
 let client = 0;
 async function timed(path, init = {}) {
   const start = process.hrtime.bigint();
-  const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init });
+  const response = await globalThis.fetch(`${base}${path}`, { redirect: 'manual', ...init });
   await response.arrayBuffer();
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, response };
 }
@@ -65,7 +66,7 @@ const login = (email, password) =>
       'content-type': 'application/x-www-form-urlencoded',
       'x-forwarded-for': `10.1.${(++client >> 8) & 255}.${client & 255}`,
     },
-    body: new URLSearchParams({ email, password }).toString(),
+    body: new globalThis.URLSearchParams({ email, password }).toString(),
   });
 
 try {
@@ -92,18 +93,20 @@ try {
   }
   const ratio = quantile(times.unknown, 0.5) / quantile(times.wrong, 0.5);
   console.log(`  unknown e-mail / wrong password (p50): ${ratio.toFixed(2)}x`);
-  console.log(`  wrong password / right password (p50): ${(quantile(times.wrong, 0.5) / quantile(times.right, 0.5)).toFixed(2)}x`);
+  console.log(
+    `  wrong password / right password (p50): ${(quantile(times.wrong, 0.5) / quantile(times.right, 0.5)).toFixed(2)}x`,
+  );
 
   // Seed sales: clones of one real sale (paid through the API), spread over 90 days.
   const { key } = await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes: ['pix:write'] });
   const charge = await (
-    await fetch(`${base}/api/public/v1/payments/pix`, {
+    await globalThis.fetch(`${base}/api/public/v1/payments/pix`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 10, customer: { name: 'Cliente Bench', email: 'c@bench.example' } }),
     })
   ).json();
-  await fetch(`${base}/api/public/v1/payments/pix/${charge.id}/simulate_payment`, {
+  await globalThis.fetch(`${base}/api/public/v1/payments/pix/${charge.id}/simulate_payment`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
   });
