@@ -148,6 +148,7 @@ describeEachDatabase('dashboard login', (api) => {
     expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/dashboard/login');
     expect(out.headers.get('set-cookie')).toMatch(/^sf_session=; Path=\/dashboard; Max-Age=0/);
+    expect((await auditOf(api, storeId)).at(-1)).toMatchObject({ action: 'logout', user_id: owner.id });
     const after = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard');
     expect(after.status).toBe(303);
     expect(after.headers.get('location')).toBe('/dashboard/login');

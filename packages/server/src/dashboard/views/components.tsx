@@ -95,3 +95,32 @@ export function TableFrame(props: { label: string; children: ComponentChildren }
     </div>
   );
 }
+
+/** The 6-digit code of an authenticator app (two-step verification). */
+export function CodeField() {
+  return (
+    <Field
+      label="Código"
+      name="code"
+      inputMode="numeric"
+      autocomplete="one-time-code"
+      pattern="[0-9 ]*"
+      required
+      maxLength={8}
+    />
+  );
+}
+
+/** The person's present password, asked to sign in or before a change to their account. */
+export function CurrentPasswordField(props: { label: string; name: string }) {
+  return (
+    <Field
+      label={props.label}
+      name={props.name}
+      type="password"
+      autocomplete="current-password"
+      required
+      maxLength={200}
+    />
+  );
+}

@@ -1,7 +1,15 @@
 import { AUDIT_ACTIONS } from '../../audit.js';
 import { ROLE_LABELS, ROLES } from '../../accounts/roles.js';
 import type { Role } from '../../accounts/roles.js';
-import { Field, Notice, PostForm, Section, TableFrame } from '../../views/components.js';
+import {
+  CodeField,
+  CurrentPasswordField,
+  Field,
+  Notice,
+  PostForm,
+  Section,
+  TableFrame,
+} from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
 import { PasswordFields } from '../../views/password-fields.js';
 import type { SettingsData } from './settings-data.js';
@@ -201,14 +209,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
       <h3>Senha</h3>
       {errors.senha ? <Notice kind="error">{errors.senha}</Notice> : null}
       <PostForm action={`${ACTION}/conta/senha`} class="stack">
-        <Field
-          label="Senha atual"
-          name="current"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxLength={200}
-        />
+        <CurrentPasswordField label="Senha atual" name="current" />
         <PasswordFields />
         <button type="submit" class="button">
           Alterar senha
@@ -236,14 +237,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
           </p>
           <PostForm action={`${ACTION}/conta/duas-etapas/ativar`} class="stack">
             <input type="hidden" name="setup" value={totpSetup.sealed} />
-            <Field
-              label="Código"
-              name="code"
-              inputMode="numeric"
-              autocomplete="one-time-code"
-              required
-              maxLength={8}
-            />
+            <CodeField />
             <button type="submit" class="button">
               Ativar
             </button>
@@ -253,14 +247,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
         <>
           <p>Ativada: ao entrar, o painel pede um código do seu aplicativo autenticador.</p>
           <PostForm action={`${ACTION}/conta/duas-etapas/desativar`} class="stack">
-            <Field
-              label="Sua senha"
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              required
-              maxLength={200}
-            />
+            <CurrentPasswordField label="Sua senha" name="password" />
             <button type="submit" class="button button-danger">
               Desativar verificação em duas etapas
             </button>

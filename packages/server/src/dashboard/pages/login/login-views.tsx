@@ -1,4 +1,4 @@
-import { Field, Notice, PostForm } from '../../views/components.js';
+import { CodeField, CurrentPasswordField, Field, Notice, PostForm } from '../../views/components.js';
 
 export function LoginForm(props: { email?: string; error?: string | null; notice?: string | null }) {
   return (
@@ -15,14 +15,7 @@ export function LoginForm(props: { email?: string; error?: string | null; notice
           value={props.email ?? ''}
           maxLength={254}
         />
-        <Field
-          label="Senha"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxLength={200}
-        />
+        <CurrentPasswordField label="Senha" name="password" />
         <button type="submit" class="button">
           Entrar
         </button>
@@ -37,15 +30,7 @@ export function CodeForm(props: { error?: string | null }) {
       <p>Digite o código de 6 dígitos do seu aplicativo autenticador.</p>
       {props.error ? <Notice kind="error">{props.error}</Notice> : null}
       <PostForm action="/dashboard/login/verificar" class="stack">
-        <Field
-          label="Código"
-          name="code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          pattern="[0-9 ]*"
-          required
-          maxLength={8}
-        />
+        <CodeField />
         <button type="submit" class="button">
           Verificar
         </button>

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { audit } from '../../audit.js';
 import { endSession, switchSessionStore } from '../../accounts/sessions.js';
 import { membershipsOf } from '../../accounts/users.js';
 import { DASHBOARD_PREFIX, DashboardError, LOGIN_PATH, sessionCookie } from '../../dashboard-plugin.js';
@@ -11,7 +12,15 @@ export const sessionPages = definePages('sessao', async (app) => {
   const { db, config } = app;
 
   app.post('/logout', guard('viewer'), async (request, reply) => {
-    await endSession(db, member(request).idHash);
+    const session = member(request);
+    await endSession(db, session.idHash);
+    await audit(db, {
+      storeId: session.storeId,
+      userId: session.userId,
+      action: 'logout',
+      detail: session.email,
+      ip: request.ip,
+    });
     return reply.header('set-cookie', sessionCookie(config.publicUrl, null, 0)).redirect(LOGIN_PATH, 303);
   });
 
