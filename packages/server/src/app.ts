@@ -59,6 +59,13 @@ export interface AppDependencies {
   mailerTls?: MailerOptions['tls'];
 }
 
+/** A number of hops as Fastify's typings take it: the first `hops` proxies from the socket are trusted. */
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): string[] | boolean | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the whole HTTP service from its configuration and connections; it does not listen. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -68,6 +75,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
     },
     genReqId: () => prefixedId('req'),
+    // Behind a reverse proxy: the client's address and scheme from the proxies named here only.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: false, // a client-sent id is never trusted as ours
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import addressparser from 'nodemailer/lib/addressparser';
 import { parseAllowedHosts } from '../webhooks/url-policy.js';
 
@@ -38,6 +39,11 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** Delays before delivery e-mail retries 1..n after a temporary failure (no variable: tests shorten it). */
   emailRetryScheduleMs: number[];
+  /**
+   * Which proxies' X-Forwarded-For / -Proto / -Host are believed (Fastify's `trustProxy`): a number
+   * of hops, or addresses and CIDR ranges; false: none (the client is the socket's peer).
+   */
+  trustProxy: number | string[] | false;
 }
 
 export interface SmtpSettings {
@@ -283,5 +289,36 @@ export function loadConfig(env: Env = process.env): Config {
     processes: parseProcesses(env.STOREFRONT_PROCESSES),
     smtp: parseSmtp(env.SMTP_URL, env.STOREFRONT_MAIL_FROM),
     emailRetryScheduleMs: EMAIL_RETRY_SCHEDULE_MS,
+    trustProxy: parseTrustProxy(env.STOREFRONT_TRUST_PROXY),
   };
+}
+
+/**
+ * `STOREFRONT_TRUST_PROXY`: `1` (hops) or `127.0.0.1,10.0.0.0/8` (the proxies' addresses). Never
+ * "trust everyone": a client could then pick its own IP and dodge the per-IP limits.
+ */
+function parseTrustProxy(raw: string | undefined): number | string[] | false {
+  if (raw === undefined || raw.trim() === '') return false;
+  if (/^\d+$/.test(raw.trim())) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10)
+      throw new ConfigError('STOREFRONT_TRUST_PROXY', `hops must be 1 to 10, got ${hops}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const valid =
+      rest.length === 0 &&
+      ipaddr.isValid(address ?? '') &&
+      (bits === undefined ||
+        (/^\d+$/.test(bits) && Number(bits) <= (ipaddr.parse(address!).kind() === 'ipv4' ? 32 : 128)));
+    if (!valid) {
+      throw new ConfigError(
+        'STOREFRONT_TRUST_PROXY',
+        `"${entry}" is not an IP address or CIDR range (give a number of hops, or a comma list of addresses)`,
+      );
+    }
+  }
+  return entries;
 }

@@ -7,6 +7,7 @@ import {
   chromiumSuiteTitle,
   failWithoutRequiredChromium,
   launchChromium,
+  watchPage,
 } from '../support/chromium.js';
 import { TestApi } from '../support/test-api.js';
 
@@ -54,18 +55,7 @@ describe('GET /docs', () => {
         Object.entries(item).map(([method, op]) => ({ method, path, id: op.operationId as string })),
       );
       const page = await browser.newPage({ viewport: { width: 1280, height: 2200 } });
-      const foreign: string[] = [];
-      const problems: string[] = [];
-      await page.route('**/*', (route) => {
-        const url = new URL(route.request().url());
-        if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
-        foreign.push(url.href);
-        return route.abort();
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-      });
+      const { foreign, problems } = await watchPage(page, api.baseUrl);
 
       await page.goto(`${api.baseUrl}/docs`, { waitUntil: 'networkidle' });
       await page.waitForSelector('.opblock-summary', { timeout: 20_000 });

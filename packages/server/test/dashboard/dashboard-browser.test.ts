@@ -1,14 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../src/dashboard/accounts/totp.js';
 import {
+  axeViolations,
   chromiumAvailable,
   chromiumSuiteTitle,
   failWithoutRequiredChromium,
   launchChromium,
+  saveScreenshot,
+  watchPage,
 } from '../support/chromium.js';
+import type { PageWatch } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
 import { describeEachDatabase } from '../support/test-api.js';
@@ -18,8 +20,6 @@ import type { TestApi } from '../support/test-api.js';
  * The dashboard in a real browser (Debian's Chromium through playwright-core): axe-core, 360 px,
  * the keyboard alone, nothing from another origin. Screenshots go to packages/server/test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser | undefined;
 beforeAll(async () => {
@@ -27,40 +27,16 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-interface Watched {
+interface Watched extends PageWatch {
   page: Page;
-  foreign: string[];
-  problems: string[];
   close(): Promise<void>;
 }
 
 async function watchedPage(api: TestApi, width = 360): Promise<Watched> {
   const context = await browser!.newContext({ viewport: { width, height: 800 }, locale: 'pt-BR' });
   const page = await context.newPage();
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
-    foreign.push(url.href);
-    return route.abort();
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return { page, foreign, problems, close: () => context.close() };
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
-    return axe.run();
-  });
-  return (result.violations as { id: string; impact: string; nodes: unknown[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
+  const watch = await watchPage(page, api.baseUrl);
+  return { page, ...watch, close: () => context.close() };
 }
 
 const horizontalOverflow = (page: Page) =>
@@ -82,11 +58,6 @@ async function tabStops(page: Page, limit = 80): Promise<string[]> {
     stops.push(label);
   }
   return stops;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
 }
 
 failWithoutRequiredChromium();
@@ -124,7 +95,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
           .poll(() => w.page.getByRole('alert').textContent())
           .toContain('E-mail ou senha incorretos.');
         expect(await axeViolations(w.page)).toEqual([]);
-        await screenshot(w.page, `dashboard-login-${api.dialect}.png`);
+        await saveScreenshot(w.page, `dashboard-login-${api.dialect}.png`);
         expect(w.foreign).toEqual([]);
         // The refused login answers 401, which Chromium reports on its console; nothing else.
         expect(w.problems).toEqual([
@@ -166,7 +137,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         expect(await page.getByRole('cell', { name: 'Joana Prado' }).count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-inicio-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-inicio-${api.dialect}.png`);
         const homeStops = await tabStops(page);
         for (const name of [
           'Pular para o conteúdo',
@@ -187,7 +158,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         await page.goto(`${api.baseUrl}/dashboard/configuracoes`);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-configuracoes-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-configuracoes-${api.dialect}.png`);
         const stops = await tabStops(page, 120);
         for (const name of [
           'Nome da loja',
@@ -285,10 +256,15 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     it('signs in with the test-support helper', async () => {
       const w = await watchedPage(api, 1280);
       try {
-        const editor = await addDashboardUser(api, storeId, 'editor');
-        await dashboardBrowserLogin(w.page, api.baseUrl, editor);
+        const second = await addDashboardUser(api, storeId, 'owner');
+        await dashboardBrowserLogin(w.page, api.baseUrl, second);
         expect(await w.page.getByRole('navigation', { name: 'Painel' }).count()).toBe(1);
         expect(await axeViolations(w.page)).toEqual([]);
+        // Wide: the navigation is a column beside the page.
+        await w.page.goto(`${api.baseUrl}/dashboard/configuracoes`);
+        expect(await axeViolations(w.page)).toEqual([]);
+        expect(await horizontalOverflow(w.page)).toBe(0);
+        await saveScreenshot(w.page, `dashboard-configuracoes-1280-${api.dialect}.png`);
       } finally {
         await w.close();
       }

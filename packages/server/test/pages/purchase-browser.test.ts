@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import {
+  axeViolations,
   chromiumAvailable,
   chromiumSuiteTitle,
   failWithoutRequiredChromium,
   launchChromium,
+  saveScreenshot,
+  watchPage,
 } from '../support/chromium.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
@@ -27,8 +28,6 @@ import type { Shop } from './page-support.js';
  * Screenshots go to packages/server/test-artifacts/ (not committed).
  */
 
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The merchant's image host: the one other origin the page may load from (answered here, offline). */
 const IMAGE_ORIGIN = 'https://img.loja.example';
 const PIXEL = Buffer.from(
@@ -54,37 +53,10 @@ async function watchedPage(api: TestApi, width: number): Promise<Watched> {
   const context = await browser!.newContext({ viewport: { width, height: 900 }, locale: 'pt-BR' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
   const page = await context.newPage();
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
-    if (url.origin === IMAGE_ORIGIN)
-      return route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL });
-    foreign.push(url.href);
-    return route.abort();
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return { page, context, foreign, problems };
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
-    return axe.run();
-  });
-  return (result.violations as { id: string; impact: string; nodes: unknown[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
+  const watch = await watchPage(page, api.baseUrl, (url) =>
+    url.origin === IMAGE_ORIGIN ? { status: 200, contentType: 'image/png', body: PIXEL } : null,
+  );
+  return { page, context, ...watch };
 }
 
 /** Types into the focused field, then moves on with Tab. */
@@ -123,9 +95,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
 
         await page.goto(`${api.baseUrl}${shop.pagePath}`);
         expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `product-360-${api.dialect}.png`);
+        await saveScreenshot(page, `product-360-${api.dialect}.png`);
         await page.setViewportSize({ width: 1280, height: 900 });
-        await screenshot(page, `product-1280-${api.dialect}.png`);
+        await saveScreenshot(page, `product-1280-${api.dialect}.png`);
         await page.setViewportSize({ width: 360, height: 900 });
 
         await page.keyboard.press('Tab');
@@ -153,9 +125,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#copy-paste').inputValue()).toBe(charge.pix.copy_paste);
         expect(await page.locator('#countdown').textContent()).toMatch(/^(29|30):\d\d$/);
         expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `order-360-${api.dialect}.png`);
+        await saveScreenshot(page, `order-360-${api.dialect}.png`);
         await page.setViewportSize({ width: 1280, height: 900 });
-        await screenshot(page, `order-1280-${api.dialect}.png`);
+        await saveScreenshot(page, `order-1280-${api.dialect}.png`);
 
         await page.locator('#copy').focus();
         await page.keyboard.press('Enter');
@@ -172,7 +144,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#access-link').getAttribute('href')).toBe(
           'https://members.example.com/violao',
         );
-        await screenshot(page, `paid-1280-${api.dialect}.png`);
+        await saveScreenshot(page, `paid-1280-${api.dialect}.png`);
 
         const sale = (await api.as(shop.key).get('/sales')).body.data.find(
           (s: any) => s.pix_charge_id === charge.id,
@@ -273,7 +245,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.locator('#renew').isVisible()).toBe(false);
         expect(await page.locator('#new-order').getAttribute('href')).toBe(shop.pagePath);
         expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `canceled-360-${api.dialect}.png`);
+        await saveScreenshot(page, `canceled-360-${api.dialect}.png`);
         // Reloaded, the page says the same, with no "new Pix" button at all.
         await page.reload();
         expect(await page.locator('#canceled').isVisible()).toBe(true);

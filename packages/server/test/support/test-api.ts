@@ -61,7 +61,12 @@ export class TestApi {
   }
 
   async start(): Promise<void> {
-    this.database = await createTestDatabase(this.dialect);
+    await this.startOn(await createTestDatabase(this.dialect));
+  }
+
+  /** An app on `database`; for a second node of one deployment, close its `app` only (`stop` drops the database). */
+  async startOn(database: TestDatabase): Promise<void> {
+    this.database = database;
     const config: Config = {
       ...loadConfig({
         DATABASE_URL: this.database.url,

@@ -83,3 +83,15 @@ export function Section(props: { title: string; id?: string; children: Component
     </section>
   );
 }
+
+/**
+ * A table that may be wider than a phone: it scrolls sideways inside this frame (the page never
+ * does), and the frame takes keyboard focus so the arrows scroll it.
+ */
+export function TableFrame(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </div>
+  );
+}

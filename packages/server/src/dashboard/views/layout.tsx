@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { PageHead } from '../../pages/views/page-head.js';
 import { PostForm } from './components.js';
 
 /** The dashboard's sections, in the order of its navigation. */
@@ -29,14 +30,7 @@ export interface ShellProps {
 export function Shell(props: ShellProps) {
   return (
     <html lang="pt-BR">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{`${props.title} · Painel`}</title>
-        <link rel="stylesheet" href={props.css} />
-        {props.script ? <script type="module" src={props.script} nonce={props.nonce} /> : null}
-      </head>
+      <PageHead title={`${props.title} · Painel`} nonce={props.nonce} css={props.css} script={props.script} />
       <body>{props.children}</body>
     </html>
   );

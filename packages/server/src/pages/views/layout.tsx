@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { PageHead } from './page-head.js';
 
 export interface LayoutProps {
   title: string;
@@ -18,15 +19,13 @@ export interface LayoutProps {
 export function Layout(props: LayoutProps) {
   return (
     <html lang="pt-BR">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{props.title}</title>
-        <link rel="stylesheet" href={props.assets.css} />
-        {props.style ? <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: props.style }} /> : null}
-        <script type="module" src={props.assets.js} nonce={props.nonce} />
-      </head>
+      <PageHead
+        title={props.title}
+        nonce={props.nonce}
+        css={props.assets.css}
+        script={props.assets.js}
+        style={props.style}
+      />
       <body data-page={props.page}>
         {props.backgroundImage ? (
           <img class="bg-image" src={props.backgroundImage} alt="" aria-hidden="true" />

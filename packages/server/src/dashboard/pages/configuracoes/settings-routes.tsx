@@ -17,7 +17,6 @@ import { matchTotp, newTotpSecret, totpUri } from '../../accounts/totp.js';
 import { findUser } from '../../accounts/users.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import type { DashboardServices } from '../../services.js';
 import { inviteEmail } from './invite-email.js';
 import { loadSettings } from './settings-data.js';
 import { SettingsPage } from './settings-view.js';
@@ -118,6 +117,17 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
   const record = (request: FastifyRequest, action: AuditAction, detail: string) => {
     const session = member(request);
     return audit(db, { storeId: session.storeId, userId: session.userId, action, detail, ip: request.ip });
+  };
+
+  /** A change to the person's own account, in the audit log of every store they belong to. */
+  const recordForPerson = (request: FastifyRequest, action: AuditAction) => {
+    const session = member(request);
+    return auditEveryStore(db, session.userId, {
+      userId: session.userId,
+      action,
+      detail: session.email,
+      ip: request.ip,
+    });
   };
 
   /** The person's password, checked under the login throttle: a stolen session cannot guess it. */
@@ -273,12 +283,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
       .where('id', '=', session.userId)
       .execute();
     await endOtherSessions(db, session.userId, session.idHash);
-    await auditEveryStore(db, session.userId, {
-      userId: session.userId,
-      action: 'password_changed',
-      detail: session.email,
-      ip: request.ip,
-    });
+    await recordForPerson(request, 'password_changed');
     return done(reply, 'senha', 'minha-conta');
   });
 
@@ -327,12 +332,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
         .set({ totp_secret_sealed: secretBox.seal(secret, session.userId), totp_last_step: step })
         .where('id', '=', session.userId)
         .execute();
-      await auditEveryStore(db, session.userId, {
-        userId: session.userId,
-        action: 'totp_enabled',
-        detail: session.email,
-        ip: request.ip,
-      });
+      await recordForPerson(request, 'totp_enabled');
       return done(reply, 'duas-etapas-ativada', 'minha-conta');
     },
   );
@@ -351,12 +351,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
         .set({ totp_secret_sealed: null, totp_last_step: null })
         .where('id', '=', session.userId)
         .execute();
-      await auditEveryStore(db, session.userId, {
-        userId: session.userId,
-        action: 'totp_disabled',
-        detail: session.email,
-        ip: request.ip,
-      });
+      await recordForPerson(request, 'totp_disabled');
       return done(reply, 'duas-etapas-desativada', 'minha-conta');
     },
   );

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
 import { findStore } from '../../../stores/stores.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
+import { TableFrame } from '../../views/components.js';
 import { formatCount, formatDateTime, formatPercent } from '../../views/format.js';
 import { latestSales, PERIOD_LABELS, PERIODS, periodFigures } from './figures.js';
 import type { Figures, LatestSale, Period } from './figures.js';
@@ -68,7 +69,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
         {props.latest.length === 0 ? (
           <p>Nenhuma venda ainda.</p>
         ) : (
-          <div class="table-wrap">
+          <TableFrame label="Últimas vendas">
             <table>
               <thead>
                 <tr>
@@ -91,7 +92,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         )}
       </section>
     </>
