@@ -3,7 +3,7 @@ import { SCOPES } from '../../../api-keys/scopes.js';
 import { EVENT_TYPES } from '../../../events/event-types.js';
 import type { WebhookEndpointsTable } from '../../../webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../webhooks/delivery-object.js';
-import { Field, Notice, PostForm, Section } from '../../views/components.js';
+import { Field, Notice, PostForm, Section, TableFrame } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
 import type { EventsPage } from './developers-data.js';
 
@@ -58,7 +58,7 @@ export function DevelopersPage(props: {
         {props.keys.length === 0 ? (
           <p>Nenhuma chave ainda.</p>
         ) : (
-          <div class="table-wrap">
+          <TableFrame label="Chaves desta loja">
             <table>
               <caption>Chaves desta loja</caption>
               <thead>
@@ -98,7 +98,7 @@ export function DevelopersPage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         )}
         <h3>Nova chave</h3>
         <PostForm action={`${PATH}/chaves`} class="stack">
@@ -182,7 +182,7 @@ export function EndpointPage(props: {
       {props.error ? <Notice kind="error">{props.error}</Notice> : null}
       {props.secret ? <OnceSecret label="Segredo de assinatura." value={props.secret} /> : null}
       <Section title="Endpoint" id="endpoint">
-        <dl>
+        <dl class="facts">
           <dt>URL</dt>
           <dd>{endpoint.url}</dd>
           <dt>Modo</dt>
@@ -209,7 +209,7 @@ export function EndpointPage(props: {
         {props.deliveries.length === 0 ? (
           <p>Nenhuma entrega ainda.</p>
         ) : (
-          <div class="table-wrap">
+          <TableFrame label="Últimas tentativas">
             <table>
               <caption>Últimas tentativas</caption>
               <thead>
@@ -248,7 +248,7 @@ export function EndpointPage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         )}
       </Section>
     </>

@@ -28,7 +28,7 @@ export function PspPage(props: {
       <Section title="Situação" id="situacao">
         {provider ? (
           <>
-            <dl>
+            <dl class="facts">
               <dt>URL base</dt>
               <dd>{provider.base_url}</dd>
               <dt>URL do token</dt>
