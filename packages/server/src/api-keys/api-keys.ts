@@ -86,9 +86,17 @@ export async function listApiKeys(db: Kysely<Database>, storeId: string): Promis
   return rows.map(toInfo);
 }
 
-/** Returns false when no such key exists; revoking twice keeps the first revocation time. */
-export async function revokeApiKey(db: Kysely<Database>, keyId: string): Promise<boolean> {
-  const key = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
+/**
+ * Returns false when no such key exists (in that store, when one is named: the dashboard never
+ * reaches another store's key); revoking twice keeps the first revocation time.
+ */
+export async function revokeApiKey(db: Kysely<Database>, keyId: string, storeId?: string): Promise<boolean> {
+  const key = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .$if(storeId !== undefined, (q) => q.where('store_id', '=', storeId!))
+    .executeTakeFirst();
   if (!key) return false;
   await db
     .updateTable('api_keys')

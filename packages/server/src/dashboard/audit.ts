@@ -37,6 +37,12 @@ export const AUDIT_ACTIONS = {
   password_changed: 'Senha alterada',
   totp_enabled: 'Verificação em duas etapas ativada',
   totp_disabled: 'Verificação em duas etapas desativada',
+  api_key_created: 'Chave de API criada',
+  api_key_revoked: 'Chave de API revogada',
+  webhook_created: 'Endpoint de webhook criado',
+  webhook_secret_rotated: 'Segredo de webhook rotacionado',
+  webhook_retried: 'Entrega de webhook reenviada',
+  psp_settings_changed: 'Configurações do PSP alteradas',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

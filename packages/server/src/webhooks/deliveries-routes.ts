@@ -1,17 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { recordEvent } from '../events/outbox.js';
-import { invalidRequest, notFound } from '../http/api-error.js';
+import { notFound } from '../http/api-error.js';
 import { PageQuery } from '../http/pagination.js';
 import { ListEnvelope, errorResponses } from '../http/schemas.js';
 import { isUuid } from '../common/ids.js';
-import { DELIVERY_ID_PREFIX, WebhookDelivery, toWebhookDelivery } from './delivery-object.js';
-import { enqueueNow } from './delivery/jobs.js';
-import { toWebhookEndpoint } from './endpoint-object.js';
-import type { WebhookEndpointsTable } from './endpoint-object.js';
+import { WebhookDelivery, toWebhookDelivery } from './delivery-object.js';
 import { findEndpoint } from './endpoints-repository.js';
-import { scopeOf } from './endpoints-routes.js';
+import { asApiError, scopeOf } from './endpoints-routes.js';
+import { deliveriesQuery, findDelivery, queueTestEvent, retryDelivery } from './endpoint-service.js';
 
 const EndpointParams = Type.Object({ id: Type.String() });
 const DeliveryParams = Type.Object({ id: Type.String(), delivery_id: Type.String() });
@@ -35,13 +32,6 @@ const WebhookDeliveryRetry = Type.Object(
   },
   { $id: 'WebhookDeliveryRetry', title: 'Queued resend' },
 );
-
-/** Test sends and manual resends go only to endpoints that currently receive deliveries. */
-function assertActive(row: WebhookEndpointsTable): void {
-  if (row.status !== 'active') {
-    throw invalidRequest(`The webhook endpoint is ${row.status}; only active endpoints receive deliveries.`);
-  }
-}
 
 export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -68,18 +58,8 @@ export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<
     },
     async (request, reply) => {
       const row = await endpointOr404(request, request.params.id);
-      assertActive(row);
-      const event = await db.transaction().execute(async (trx) => {
-        const { storeId, livemode } = scopeOf(request);
-        // Nobody can subscribe to webhook.test, so the dispatcher fans it out to no one: this job is its only delivery.
-        const recorded = await recordEvent(trx, {
-          storeId,
-          type: 'webhook.test',
-          livemode,
-          object: toWebhookEndpoint(row),
-        });
-        await enqueueNow(trx, { storeId, endpointId: row.id, eventId: recorded.id });
-        return recorded;
+      const event = await queueTestEvent(db, row).catch((error: unknown) => {
+        throw asApiError(error);
       });
       return reply.code(202).send({ object: 'webhook_test', endpoint_id: row.id, event_id: event.id });
     },
@@ -107,11 +87,7 @@ export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<
           limit: request.query.limit ?? 20,
           startingAfter: request.query.starting_after,
         },
-        db
-          .selectFrom('webhook_deliveries')
-          .selectAll()
-          .where('store_id', '=', row.store_id)
-          .where('endpoint_id', '=', row.id),
+        deliveriesQuery(db, row),
         toWebhookDelivery,
       );
     },
@@ -132,29 +108,10 @@ export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<
     async (request, reply) => {
       const { id, delivery_id: deliveryId } = request.params;
       const row = await endpointOr404(request, id);
-      const delivery = deliveryId.startsWith(`${DELIVERY_ID_PREFIX}_`)
-        ? await db
-            .selectFrom('webhook_deliveries')
-            .selectAll()
-            .where('store_id', '=', row.store_id)
-            .where('endpoint_id', '=', row.id)
-            .where('id', '=', deliveryId)
-            .executeTakeFirst()
-        : undefined;
+      const delivery = await findDelivery(db, row, deliveryId);
       if (!delivery) throw notFound('webhook delivery', deliveryId);
-      assertActive(row);
-      const { last } = await db
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.max('attempt').as('last'))
-        .where('endpoint_id', '=', row.id)
-        .where('event_id', '=', delivery.event_id)
-        .executeTakeFirstOrThrow();
-      await enqueueNow(db, {
-        storeId: row.store_id,
-        endpointId: row.id,
-        eventId: delivery.event_id,
-        attempts: Number(last ?? delivery.attempt),
-        manual: true,
+      await retryDelivery(db, row, delivery).catch((error: unknown) => {
+        throw asApiError(error);
       });
       return reply.code(202).send({
         object: 'webhook_delivery_retry',

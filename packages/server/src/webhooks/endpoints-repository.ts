@@ -34,6 +34,17 @@ export function findEndpoint(
     .executeTakeFirst();
 }
 
+/** A store's live endpoint in either mode (the dashboard sees both modes; the API one key's mode). */
+export function findStoreEndpoint(db: Kysely<Database>, storeId: string, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
 export function listEndpointsQuery(db: Kysely<Database>, scope: EndpointScope) {
   return scoped(db, scope).where('deleted_at', 'is', null);
 }

@@ -2,37 +2,26 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EventTypeSchema } from '../events/event-types.js';
-import type { EventType } from '../events/event-types.js';
 import { invalidRequest, notFound } from '../http/api-error.js';
 import { sendCreation } from '../http/idempotency.js';
 import { PageQuery } from '../http/pagination.js';
 import { IdParams, ListEnvelope, Nullable, errorResponses } from '../http/schemas.js';
-import { isUuid, newUuid } from '../common/ids.js';
+import { isUuid } from '../common/ids.js';
 import { createSecretBox } from '../common/secret-box.js';
-import { nowIso } from '../common/time.js';
 import {
   StatusSchema,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   toWebhookEndpoint,
 } from './endpoint-object.js';
-import type { WebhookEndpointsTable } from './endpoint-object.js';
-import {
-  MAX_ENDPOINTS_PER_STORE,
-  countStoreEndpoints,
-  deleteEndpoint,
-  findEndpoint,
-  insertEndpoint,
-  listEndpointsQuery,
-  updateEndpoint,
-} from './endpoints-repository.js';
+import { deleteEndpoint, findEndpoint, listEndpointsQuery, updateEndpoint } from './endpoints-repository.js';
 import type { EndpointScope } from './endpoints-repository.js';
+import { WebhookRuleError, createEndpoint, foldEvents } from './endpoint-service.js';
 import {
   DEFAULT_ROTATION_OVERLAP_HOURS,
   MAX_ROTATION_OVERLAP_HOURS,
   rotateEndpointSecret,
 } from './secret-rotation.js';
-import { generateWebhookSecret } from './signature.js';
 import { checkWebhookUrl } from './url-policy.js';
 
 const UrlField = Type.String({
@@ -92,8 +81,10 @@ export const scopeOf = (request: FastifyRequest): EndpointScope => ({
   livemode: request.auth.livemode,
 });
 
-/** Same types in the order first given, each once. */
-const foldEvents = (events: EventType[]): EventType[] => [...new Set(events)];
+/** A rule of the endpoint service, as the API's 400. */
+export function asApiError(error: unknown): unknown {
+  return error instanceof WebhookRuleError ? invalidRequest(error.message) : error;
+}
 
 export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -127,37 +118,19 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
     },
     async (request, reply) => {
       const { body } = request;
-      const { storeId, livemode } = scopeOf(request);
       const url = acceptedUrl(body.url);
-      const id = newUuid();
-      const secret = generateWebhookSecret();
-      const now = nowIso();
-      const row: WebhookEndpointsTable = {
-        id,
-        store_id: storeId,
-        livemode: livemode ? 1 : 0,
-        url,
-        description: body.description ?? null,
-        status: body.status ?? 'active',
-        events: JSON.stringify(foldEvents(body.events)),
-        secret_sealed: secretBox.seal(secret, id),
-        previous_secret_sealed: null,
-        previous_secret_expires_at: null,
-        failing_since: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      };
       return sendCreation(request, reply, 201, (keep) =>
-        db.transaction().execute(async (trx) => {
-          if ((await countStoreEndpoints(trx, storeId)) >= MAX_ENDPOINTS_PER_STORE) {
-            throw invalidRequest(`A store can have at most ${MAX_ENDPOINTS_PER_STORE} webhook endpoints.`);
-          }
-          await insertEndpoint(trx, row);
-          const object = { ...toWebhookEndpoint(row), secret };
-          await keep(trx, object);
-          return object;
-        }),
+        db
+          .transaction()
+          .execute(async (trx) => {
+            const { row, secret } = await createEndpoint(trx, secretBox, scopeOf(request), { ...body, url });
+            const object = { ...toWebhookEndpoint(row), secret };
+            await keep(trx, object);
+            return object;
+          })
+          .catch((error: unknown) => {
+            throw asApiError(error);
+          }),
       );
     },
   );

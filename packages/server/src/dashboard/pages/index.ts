@@ -1,8 +1,10 @@
 import type { DashboardPages } from '../page.js';
 import { settingsPages } from './configuracoes/settings-routes.js';
+import { developersPages } from './desenvolvedores/developers-routes.js';
 import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
 import { loginPages } from './login/login-routes.js';
+import { pspPages } from './psp/psp-routes.js';
 import { sessionPages } from './sessao/session-routes.js';
 
 /**
@@ -15,4 +17,6 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   invitePages,
   inicioPages,
   settingsPages,
+  developersPages,
+  pspPages,
 ];

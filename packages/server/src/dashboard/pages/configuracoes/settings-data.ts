@@ -26,8 +26,8 @@ export interface SettingsData {
   auditNext: string | null;
 }
 
-/** `antes=<created_at>~<id>`: the audit entry a page starts after. */
-function auditCursor(value: string | undefined): { created_at: string; id: string } | undefined {
+/** `antes=<created_at>~<id>`: the row a keyset page starts after (audit log, events log). */
+export function auditCursor(value: string | undefined): { created_at: string; id: string } | undefined {
   const [created_at, id, ...rest] = (value ?? '').split('~');
   return created_at && id && rest.length === 0 ? { created_at, id } : undefined;
 }

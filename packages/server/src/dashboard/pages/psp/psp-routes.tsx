@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createSecretBox } from '../../../common/secret-box.js';
+import { CertificateError } from '../../../pix/live/client-certificate.js';
+import type { ClientIdentity } from '../../../pix/live/client-certificate.js';
+import { checkProvider, describeProvider } from '../../../pix/live/provider-admin.js';
+import { ProviderError } from '../../../pix/live/provider-errors.js';
+import { findProviderSettings, saveProviderSettings } from '../../../pix/live/provider-settings.js';
+import { findStore } from '../../../stores/stores.js';
+import { audit } from '../../audit.js';
+import { acceptMultipartForms, uploadedForm } from '../../multipart-form.js';
+import type { UploadedForm } from '../../multipart-form.js';
+import { definePages, guard, member, sendPage } from '../../page.js';
+import { PSP_PATH, PspPage } from './psp-view.js';
+import type { PspState } from './psp-view.js';
+
+const NOTICES = { salvo: 'Configurações do PSP salvas. Teste a conexão.' } as const;
+const Query = Type.Object({ aviso: Type.Optional(Type.String({ maxLength: 40 })) });
+const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
+
+/** The certificate service's refusals, as an owner reads them. */
+const CERTIFICATE_MESSAGES: [RegExp, string][] = [
+  [/not a readable X\.509/, 'O certificado não pôde ser lido (envie um PEM).'],
+  [/private key is not readable/, 'A chave privada não pôde ser lida (envie um PEM sem senha).'],
+  [/does not match the private key/, 'O certificado não corresponde à chave privada.'],
+  [/expired on/, 'O certificado já expirou.'],
+  [/PKCS#12/, 'O arquivo PKCS#12 não pôde ser aberto: confira o arquivo e a senha.'],
+];
+
+function certificateMessage(error: CertificateError): string {
+  return (
+    CERTIFICATE_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1] ??
+    `Certificado recusado: ${error.message}`
+  );
+}
+
+/** Either a PEM pair or a PKCS#12 file (with its passphrase), as the CLI's `pix-provider set` takes. */
+function identityOf(form: UploadedForm): ClientIdentity | string {
+  const { certificate, private_key: key, pfx } = form.files;
+  if (pfx) {
+    if (certificate || key) return 'Envie o certificado e a chave em PEM, ou o PKCS#12, não os dois.';
+    const passphrase = form.fields.passphrase;
+    return { pfx, passphrase: passphrase ? passphrase : null };
+  }
+  if (!certificate || !key) return 'Envie o certificado e a chave privada (PEM), ou um arquivo PKCS#12.';
+  return { certPem: certificate.toString('utf8'), keyPem: key.toString('utf8') };
+}
+
+/**
+ * Configurações › PSP (owners only): the live Pix provider's status, "Testar conexão" (the CLI's
+ * `pix-provider check`) and its settings, checked and sealed by the CLI's `pix-provider set` service.
+ */
+export const pspPages = definePages('psp', async (app, services) => {
+  const { db, config } = app;
+  const secretBox = createSecretBox(config.secret);
+  acceptMultipartForms(app);
+
+  async function show(request: FastifyRequest, reply: FastifyReply, state: PspState, status = 200) {
+    const { storeId } = member(request);
+    const [row, store] = await Promise.all([findProviderSettings(db, storeId), findStore(db, storeId)]);
+    return sendPage(request, reply, services, {
+      title: 'PSP (Pix em produção)',
+      nav: 'configuracoes',
+      status,
+      body: (
+        <PspPage provider={row ? describeProvider(row) : null} hasPixKey={!!store?.pix_key} state={state} />
+      ),
+    });
+  }
+
+  app.get('/configuracoes/psp', guard('owner', { querystring: Query }), async (request, reply) => {
+    const { aviso } = request.query;
+    return show(request, reply, { notice: aviso && aviso in NOTICES ? NOTICES[aviso as 'salvo'] : null });
+  });
+
+  app.post('/configuracoes/psp', guard('owner'), async (request, reply) => {
+    const { storeId, userId } = member(request);
+    const form = uploadedForm(request);
+    const values = {
+      base_url: form.fields.base_url ?? '',
+      token_url: form.fields.token_url ?? '',
+      client_id: form.fields.client_id ?? '',
+    };
+    const refuse = (error: string) => show(request, reply, { error, values }, 400);
+    const identity = identityOf(form);
+    if (typeof identity === 'string') return refuse(identity);
+    let row;
+    try {
+      row = await saveProviderSettings(db, secretBox, {
+        storeId,
+        baseUrl: values.base_url,
+        tokenUrl: values.token_url.trim() === '' ? undefined : values.token_url,
+        clientId: values.client_id,
+        clientSecret: form.fields.client_secret ?? '',
+        identity,
+        caPem: form.files.ca?.toString('utf8'),
+      });
+    } catch (error) {
+      if (error instanceof CertificateError) return refuse(certificateMessage(error));
+      const message = (error as Error).message;
+      if (/base-url|token-url/.test(message))
+        return refuse('A URL base e a URL do token precisam ser endereços https://.');
+      if (/no Pix key/.test(message)) return refuse('Cadastre antes a chave Pix da loja em Configurações.');
+      if (/must not be empty/.test(message)) return refuse('Preencha o Client ID e o Client secret.');
+      throw error;
+    }
+    await audit(db, {
+      storeId,
+      userId,
+      action: 'psp_settings_changed',
+      detail: `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}`,
+      ip: request.ip,
+    });
+    return reply.redirect(`${PSP_PATH}?aviso=salvo`, 303);
+  });
+
+  app.post('/configuracoes/psp/testar', guard('owner', { body: CsrfBody }), async (request, reply) => {
+    const { storeId } = member(request);
+    if (!(await findProviderSettings(db, storeId)))
+      return show(request, reply, { error: 'O PSP ainda não foi configurado.' }, 400);
+    try {
+      const charges = await checkProvider(db, storeId);
+      return show(request, reply, {
+        notice: `Conexão com o PSP funcionando: token obtido e ${charges} cobrança(s) no último minuto.`,
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return show(request, reply, { error: `O PSP recusou a conexão: ${error.message}` }, 502);
+    }
+  });
+});

@@ -1,0 +1,162 @@
+import { beforeAll, expect, it } from 'vitest';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import { updateStore } from '../../src/stores/stores.js';
+import { CHAVE, useLivePix } from '../live-pix/live-harness.js';
+import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
+import type { DashboardSession } from '../support/dashboard.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import { testPki } from '../support/test-pki.js';
+
+const PATH = '/dashboard/configuracoes/psp';
+
+describeEachDatabase('dashboard PSP settings', (api) => {
+  const live = useLivePix(api);
+  const pki = testPki();
+  let storeId: string;
+  let owner: DashboardSession;
+  let editor: DashboardSession;
+
+  /** A multipart form POST as a browser sends the page's form (fields and files). */
+  async function upload(
+    session: DashboardSession,
+    fields: Record<string, string>,
+    files: Record<string, string | Buffer>,
+  ) {
+    const form = new FormData();
+    form.set('_csrf', session.csrf);
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    for (const [name, content] of Object.entries(files))
+      form.set(
+        name,
+        new Blob([typeof content === 'string' ? content : new Uint8Array(content)]),
+        `${name}.pem`,
+      );
+    const res = await fetch(`${api.baseUrl}${PATH}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: session.cookie, origin: api.baseUrl },
+      body: form,
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  }
+  const pspFields = () => ({
+    base_url: live.psp().baseUrl,
+    token_url: live.psp().tokenUrl,
+    client_id: live.psp().clientId,
+    client_secret: live.psp().clientSecret,
+  });
+  const row = () =>
+    api.db.selectFrom('pix_providers').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+
+  beforeAll(async () => {
+    ({ storeId } = await api.createStore({ name: 'Loja PSP' }));
+    owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
+    editor = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'editor'));
+  });
+
+  it('needs the Pix key first, then saves PEM settings sealed like the CLI; Testar conexão succeeds', async () => {
+    const noKey = await upload(owner, pspFields(), {
+      certificate: pki.client.cert,
+      private_key: pki.client.key,
+      ca: pki.ca.cert,
+    });
+    expect(noKey.status).toBe(400);
+    expect(noKey.text).toContain('chave Pix');
+    expect(await row()).toBeUndefined();
+    await updateStore(api.db, storeId, { pixKey: CHAVE });
+
+    const saved = await upload(owner, pspFields(), {
+      certificate: pki.client.cert,
+      private_key: pki.client.key,
+      ca: pki.ca.cert,
+    });
+    expect(saved.status).toBe(303);
+    const stored = (await row())!;
+    const box = createSecretBox(api.config.secret);
+    expect(box.open(stored.client_secret_sealed, `pix_providers:${storeId}:client_secret`)).toBe(
+      live.psp().clientSecret,
+    );
+    expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
+    expect(stored.ca_pem).toBe(pki.ca.cert);
+
+    const page = await dashboardRequest(api.baseUrl, owner, 'GET', saved.headers.get('location')!);
+    expect(page.text).toContain('Configurações do PSP salvas');
+    expect(page.text).toContain(stored.certificate_subject);
+    expect(page.text).not.toContain(live.psp().clientSecret);
+    expect(page.text).not.toContain('PRIVATE KEY');
+
+    const check = await dashboardRequest(api.baseUrl, owner, 'POST', `${PATH}/testar`, {});
+    expect(check.status).toBe(200);
+    expect(check.text).toContain('Conexão com o PSP funcionando');
+    const audit = await api.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('store_id', '=', storeId)
+      .where('action', '=', 'psp_settings_changed')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.detail).not.toContain(live.psp().clientSecret);
+  });
+
+  it('refuses a certificate that does not match its key, keeping the earlier settings', async () => {
+    const before = (await row())!;
+    const wrong = await upload(owner, pspFields(), {
+      certificate: pki.client.cert,
+      private_key: pki.strangerClient.key,
+      ca: pki.ca.cert,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('O certificado não corresponde à chave privada.');
+    expect(wrong.text).not.toContain(live.psp().clientSecret);
+    expect(await row()).toEqual(before);
+    const missing = await upload(owner, pspFields(), { certificate: pki.client.cert });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('chave privada');
+  });
+
+  it('takes a PKCS#12 with its passphrase; a wrong client secret fails Testar conexão with the PSP’s reason', async () => {
+    const pfx = await upload(
+      owner,
+      { ...pspFields(), client_secret: 'segredo-errado', passphrase: pki.pfxPassphrase },
+      { pfx: pki.clientPfx, ca: pki.ca.cert },
+    );
+    expect(pfx.status).toBe(303);
+    expect((await row())!.pfx_sealed).not.toBeNull();
+    const check = await dashboardRequest(api.baseUrl, owner, 'POST', `${PATH}/testar`, {});
+    expect(check.status).toBe(502);
+    expect(check.text).toContain('O PSP recusou a conexão');
+    expect(check.text).not.toContain('segredo-errado');
+  });
+
+  it('limits uploads to 64 KB a file (at the limit it is read, one byte more answers 413)', async () => {
+    const atLimit = await upload(owner, pspFields(), {
+      certificate: Buffer.alloc(64 * 1024, 'a'),
+      private_key: pki.client.key,
+    });
+    expect(atLimit.status).toBe(400);
+    expect(atLimit.text).toContain('O certificado não pôde ser lido');
+    const over = await upload(owner, pspFields(), {
+      certificate: Buffer.alloc(64 * 1024 + 1, 'a'),
+      private_key: pki.client.key,
+    });
+    expect(over.status).toBe(413);
+  });
+
+  it('is owners only: an editor’s upload or test answers 403 and changes nothing', async () => {
+    const before = await row();
+    expect((await dashboardRequest(api.baseUrl, editor, 'GET', PATH)).status).toBe(403);
+    const res = await upload(editor, pspFields(), {
+      certificate: pki.client.cert,
+      private_key: pki.client.key,
+    });
+    expect(res.status).toBe(403);
+    expect((await dashboardRequest(api.baseUrl, editor, 'POST', `${PATH}/testar`, {})).status).toBe(403);
+    // Without the CSRF token the owner's upload is refused too.
+    const forged = await upload({ ...owner, csrf: 'x' }, pspFields(), {
+      certificate: pki.client.cert,
+      private_key: pki.client.key,
+    });
+    expect(forged.status).toBe(403);
+    expect(await row()).toEqual(before);
+  });
+});
