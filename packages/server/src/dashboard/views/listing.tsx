@@ -1,0 +1,102 @@
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Customer } from '../../pix/customer.js';
+
+/** Rows a list page shows at once; one more is read to know whether an older page exists. */
+export const LIST_PAGE_SIZE = 50;
+
+/** Where the previous page ended: newest first by (created_at, id), so equal instants never repeat a row. */
+export interface Cursor {
+  created_at: string;
+  id: string;
+}
+
+/** `antes=<created_at>~<id>` in a list page's link; anything else reads as the first page. */
+export function parseCursor(text: string | undefined): Cursor | undefined {
+  const at = text?.indexOf('~') ?? -1;
+  if (!text || at <= 0) return undefined;
+  return { created_at: text.slice(0, at), id: text.slice(at + 1) };
+}
+
+/** The keyset condition of a list newest first: rows strictly older than the cursor. */
+export function olderThan(table: 'orders' | 'subscriptions', cursor: Cursor): RawBuilder<boolean> {
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  return sql<boolean>`(${createdAt} < ${cursor.created_at} or (${createdAt} = ${cursor.created_at} and ${id} < ${cursor.id}))`;
+}
+
+/** A page of rows read with one extra, and the cursor of the next page when that extra exists. */
+export function pageOf<Row extends Cursor>(rows: Row[]): { rows: Row[]; next: string | null } {
+  if (rows.length <= LIST_PAGE_SIZE) return { rows, next: null };
+  const shown = rows.slice(0, LIST_PAGE_SIZE);
+  const last = shown[shown.length - 1]!;
+  return { rows: shown, next: `${last.created_at}~${last.id}` };
+}
+
+/** The names of a store's products by id, for the rows of one page. */
+export async function productNames(
+  db: Kysely<Database>,
+  storeId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'nome'])
+    .where('store_id', '=', storeId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.nome]));
+}
+
+/** A stored customer (JSON) as the list shows it: name, and e-mail under it. */
+export function CustomerCell(props: { customer: string }) {
+  const customer = JSON.parse(props.customer) as Customer;
+  return (
+    <td>
+      {customer.name ?? '—'}
+      {customer.email ? (
+        <>
+          <br />
+          <span class="hint">{customer.email}</span>
+        </>
+      ) : null}
+    </td>
+  );
+}
+
+/** The "Status" filter of a list (a GET form that works without JavaScript). */
+export function StatusFilter<S extends string>(props: {
+  action: string;
+  labels: Record<S, string>;
+  selected: S | undefined;
+}) {
+  return (
+    <form method="get" action={props.action} class="inline-form">
+      <label for="status">Status</label>
+      <select id="status" name="status">
+        <option value="">Todos</option>
+        {(Object.keys(props.labels) as S[]).map((status) => (
+          <option value={status} selected={status === props.selected}>
+            {props.labels[status]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="button button-small">
+        Filtrar
+      </button>
+    </form>
+  );
+}
+
+/** The link to the next (older) page, keeping the filter. */
+export function OlderPage(props: { action: string; status: string | undefined; next: string | null }) {
+  if (!props.next) return null;
+  const query = new URLSearchParams({ ...(props.status ? { status: props.status } : {}), antes: props.next });
+  return (
+    <p>
+      <a href={`${props.action}?${query.toString()}`}>Mais antigos</a>
+    </p>
+  );
+}
