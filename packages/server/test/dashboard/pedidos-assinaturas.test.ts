@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashOrderToken } from '../../src/orders/order-object.js';
+import { orderIdOf } from '../orders/orders-support.js';
 import {
   axeViolations,
   chromiumAvailable,
@@ -35,15 +36,6 @@ function rowsOf(html: string): string[] {
 }
 
 const rowWith = (html: string, text: string) => rowsOf(html).find((row) => row.includes(text));
-
-async function orderIdOf(api: TestApi, token: string): Promise<string> {
-  const row = await api.db
-    .selectFrom('orders')
-    .select('id')
-    .where('token_hash', '=', hashOrderToken(token))
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 /** An order placed on the shop's purchase page by a buyer of this name. */
 async function order(api: TestApi, shop: Shop, name: string): Promise<string> {

@@ -1,33 +1,46 @@
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Customer } from '../../pix/customer.js';
 
-/** Rows a list page shows at once; one more is read to know whether an older page exists. */
-export const LIST_PAGE_SIZE = 50;
+/** Rows a list page shows at once. */
+const LIST_PAGE_SIZE = 50;
 
 /** Where the previous page ended: newest first by (created_at, id), so equal instants never repeat a row. */
-export interface Cursor {
+interface Cursor {
   created_at: string;
   id: string;
 }
 
 /** `antes=<created_at>~<id>` in a list page's link; anything else reads as the first page. */
-export function parseCursor(text: string | undefined): Cursor | undefined {
+function parseCursor(text: string | undefined): Cursor | undefined {
   const at = text?.indexOf('~') ?? -1;
   if (!text || at <= 0) return undefined;
   return { created_at: text.slice(0, at), id: text.slice(at + 1) };
 }
 
-/** The keyset condition of a list newest first: rows strictly older than the cursor. */
-export function olderThan(table: 'orders' | 'subscriptions', cursor: Cursor): RawBuilder<boolean> {
+/**
+ * One page of a list newest first by (created_at, id), after the cursor in `antes`: one row more is
+ * read to know whether an older page exists, whose cursor is then returned.
+ */
+export async function readListPage<T extends 'orders' | 'subscriptions', Row extends Cursor>(
+  query: SelectQueryBuilder<Database, T, Row>,
+  table: T,
+  antes: string | undefined,
+): Promise<{ rows: Row[]; next: string | null }> {
+  const cursor = parseCursor(antes);
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
-  return sql<boolean>`(${createdAt} < ${cursor.created_at} or (${createdAt} = ${cursor.created_at} and ${id} < ${cursor.id}))`;
-}
-
-/** A page of rows read with one extra, and the cursor of the next page when that extra exists. */
-export function pageOf<Row extends Cursor>(rows: Row[]): { rows: Row[]; next: string | null } {
+  const rows = await query
+    .$if(cursor !== undefined, (q) =>
+      q.where(
+        sql<boolean>`(${createdAt} < ${cursor!.created_at} or (${createdAt} = ${cursor!.created_at} and ${id} < ${cursor!.id}))`,
+      ),
+    )
+    .orderBy(createdAt, 'desc')
+    .orderBy(id, 'desc')
+    .limit(LIST_PAGE_SIZE + 1)
+    .execute();
   if (rows.length <= LIST_PAGE_SIZE) return { rows, next: null };
   const shown = rows.slice(0, LIST_PAGE_SIZE);
   const last = shown[shown.length - 1]!;

@@ -13,16 +13,7 @@ import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { Notice, PostForm, TableFrame } from '../../views/components.js';
 import { formatDate } from '../../views/format.js';
-import {
-  CustomerCell,
-  LIST_PAGE_SIZE,
-  OlderPage,
-  StatusFilter,
-  olderThan,
-  pageOf,
-  parseCursor,
-  productNames,
-} from '../../views/listing.js';
+import { CustomerCell, OlderPage, StatusFilter, productNames, readListPage } from '../../views/listing.js';
 
 const PATH = '/dashboard/assinaturas';
 
@@ -125,15 +116,12 @@ export const assinaturasPages = definePages('assinaturas', async (app, services)
   app.get('/assinaturas', guard('viewer', { querystring: Query }), async (request, reply) => {
     const session = member(request);
     const status = (request.query.status || undefined) as SubscriptionStatus | undefined;
-    const cursor = parseCursor(request.query.antes);
     const scope = await scopeOf(session.storeId);
-    const read = await listSubscriptionsQuery(db, scope, { status })
-      .$if(cursor !== undefined, (q) => q.where(olderThan('subscriptions', cursor!)))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(LIST_PAGE_SIZE + 1)
-      .execute();
-    const { rows, next } = pageOf(read);
+    const { rows, next } = await readListPage(
+      listSubscriptionsQuery(db, scope, { status }),
+      'subscriptions',
+      request.query.antes,
+    );
     const products = await productNames(
       db,
       session.storeId,

@@ -7,16 +7,7 @@ import { findStore } from '../../../stores/stores.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { TableFrame } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
-import {
-  CustomerCell,
-  LIST_PAGE_SIZE,
-  OlderPage,
-  StatusFilter,
-  olderThan,
-  pageOf,
-  parseCursor,
-  productNames,
-} from '../../views/listing.js';
+import { CustomerCell, OlderPage, StatusFilter, productNames, readListPage } from '../../views/listing.js';
 
 const PATH = '/dashboard/pedidos';
 
@@ -89,16 +80,13 @@ export const pedidosPages = definePages('pedidos', async (app, services) => {
   app.get('/pedidos', guard('viewer', { querystring: Query }), async (request, reply) => {
     const { storeId } = member(request);
     const status = (request.query.status || undefined) as OrderStatus | undefined;
-    const cursor = parseCursor(request.query.antes);
     const store = await findStore(db, storeId);
     const livemode = store?.checkout_mode === 'live';
-    const read = await listOrdersQuery(db, { storeId, livemode }, { status })
-      .$if(cursor !== undefined, (q) => q.where(olderThan('orders', cursor!)))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(LIST_PAGE_SIZE + 1)
-      .execute();
-    const { rows, next } = pageOf(read);
+    const { rows, next } = await readListPage(
+      listOrdersQuery(db, { storeId, livemode }, { status }),
+      'orders',
+      request.query.antes,
+    );
     const products = await productNames(
       db,
       storeId,
