@@ -192,6 +192,47 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
     expect(again.headers.get('location')).toBe('/dashboard/assinaturas?aviso=encerrada');
   });
 
+  it('Assinaturas: 50 a page; the 51st is on the older page (keyset), the filter kept', async () => {
+    const store = await api.createStore({ name: 'Muitas Assinaturas' });
+    const reader = await dashboardLogin(api.baseUrl, await addDashboardUser(api, store.storeId, 'viewer'));
+    const product = await recurringProduct(api, store.key);
+    const bodyRows = (html: string) => rowsOf(html).slice(1);
+    for (let i = 0; i < 50; i++) expect((await subscribe(api, store.key, product.id)).status).toBe(201);
+    const full = await dashboardRequest(api.baseUrl, reader, 'GET', '/dashboard/assinaturas?status=pending');
+    expect(bodyRows(full.text)).toHaveLength(50);
+    expect(full.text).not.toContain('Mais antigos');
+
+    const oldest = await api.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('store_id', '=', store.storeId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect((await subscribe(api, store.key, product.id)).status).toBe(201);
+    const first = await dashboardRequest(api.baseUrl, reader, 'GET', '/dashboard/assinaturas?status=pending');
+    expect(bodyRows(first.text)).toHaveLength(50);
+    const link = /href="(\/dashboard\/assinaturas\?status=pending&amp;antes=[^"]+)">Mais antigos/.exec(
+      first.text,
+    );
+    expect(link).not.toBeNull();
+    const older = await dashboardRequest(api.baseUrl, reader, 'GET', link![1]!.replace(/&amp;/g, '&'));
+    expect(bodyRows(older.text)).toHaveLength(1);
+    expect(older.text).not.toContain('Mais antigos');
+    // The older page holds the first subscription made: nothing skipped, nothing repeated.
+    const ownerSession = await dashboardLogin(
+      api.baseUrl,
+      await addDashboardUser(api, store.storeId, 'owner'),
+    );
+    const asOwner = await dashboardRequest(
+      api.baseUrl,
+      ownerSession,
+      'GET',
+      link![1]!.replace(/&amp;/g, '&'),
+    );
+    expect(asOwner.text).toContain(`/dashboard/assinaturas/${oldest.id}/cancelar`);
+  }, 120_000);
+
   it("another store's subscription by URL is 404", async () => {
     const other = await api.createStore({ name: 'Terceira' });
     const product = await recurringProduct(api, other.key);
