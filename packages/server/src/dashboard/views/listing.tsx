@@ -1,7 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
+import type { ComponentChildren } from 'preact';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Customer } from '../../pix/customer.js';
+import { TableFrame } from './components.js';
 
 /** Rows a list page shows at once. */
 const LIST_PAGE_SIZE = 50;
@@ -111,5 +114,29 @@ export function OlderPage(props: { action: string; status: string | undefined; n
     <p>
       <a href={`${props.action}?${query.toString()}`}>Mais antigos</a>
     </p>
+  );
+}
+
+/** The query of a list page: its status filter ("" is every status) and the keyset cursor. */
+export function listQuery(labels: Record<string, string>) {
+  return {
+    status: Type.Optional(
+      Type.Union([Type.Literal(''), ...Object.keys(labels).map((status) => Type.Literal(status))]),
+    ),
+    antes: Type.Optional(Type.String({ maxLength: 100 })),
+  };
+}
+
+/** A list's table in its sideways-scrolling frame, with its column headers. */
+export function ListTable(props: { label: string; columns: (string | null)[]; children: ComponentChildren }) {
+  return (
+    <TableFrame label={props.label}>
+      <table>
+        <thead>
+          <tr>{props.columns.map((column) => (column === null ? null : <th scope="col">{column}</th>))}</tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </TableFrame>
   );
 }

@@ -11,9 +11,17 @@ import { findSubscription, listSubscriptionsQuery } from '../../../subscriptions
 import { audit } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import { Notice, PostForm, TableFrame } from '../../views/components.js';
+import { Notice, PostForm } from '../../views/components.js';
 import { formatDate } from '../../views/format.js';
-import { CustomerCell, OlderPage, StatusFilter, productNames, readListPage } from '../../views/listing.js';
+import {
+  CustomerCell,
+  ListTable,
+  listQuery,
+  OlderPage,
+  StatusFilter,
+  productNames,
+  readListPage,
+} from '../../views/listing.js';
 
 const PATH = '/dashboard/assinaturas';
 
@@ -35,10 +43,7 @@ const NOTICES = {
 } as const;
 
 const Query = Type.Object({
-  status: Type.Optional(
-    Type.Union([Type.Literal(''), ...Object.keys(STATUS_LABELS).map((status) => Type.Literal(status))]),
-  ),
-  antes: Type.Optional(Type.String({ maxLength: 100 })),
+  ...listQuery(STATUS_LABELS),
   aviso: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
@@ -54,43 +59,32 @@ function SubscriptionsTableView(props: {
   owner: boolean;
 }) {
   return (
-    <TableFrame label="Assinaturas">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Cliente</th>
-            <th scope="col">Produto</th>
-            <th scope="col">Valor</th>
-            <th scope="col">Status</th>
-            <th scope="col">Próxima cobrança</th>
-            {props.owner ? <th scope="col">Ações</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {props.subscriptions.map((subscription) => (
-            <tr>
-              <CustomerCell customer={subscription.customer} />
-              <td>{props.products.get(subscription.product_id) ?? '—'}</td>
-              <td>{perPeriod(subscription)}</td>
-              <td>{STATUS_LABELS[subscription.status]}</td>
-              <td>{subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}</td>
-              {props.owner ? (
-                <td>
-                  {CANCELABLE.includes(subscription.status) ? (
-                    // Opens the confirmation page: nothing is canceled by this first click.
-                    <form method="get" action={`${PATH}/${subscription.id}/cancelar`}>
-                      <button type="submit" class="button button-small">
-                        Cancelar assinatura
-                      </button>
-                    </form>
-                  ) : null}
-                </td>
+    <ListTable
+      label="Assinaturas"
+      columns={['Cliente', 'Produto', 'Valor', 'Status', 'Próxima cobrança', props.owner ? 'Ações' : null]}
+    >
+      {props.subscriptions.map((subscription) => (
+        <tr>
+          <CustomerCell customer={subscription.customer} />
+          <td>{props.products.get(subscription.product_id) ?? '—'}</td>
+          <td>{perPeriod(subscription)}</td>
+          <td>{STATUS_LABELS[subscription.status]}</td>
+          <td>{subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}</td>
+          {props.owner ? (
+            <td>
+              {CANCELABLE.includes(subscription.status) ? (
+                // Opens the confirmation page: nothing is canceled by this first click.
+                <form method="get" action={`${PATH}/${subscription.id}/cancelar`}>
+                  <button type="submit" class="button button-small">
+                    Cancelar assinatura
+                  </button>
+                </form>
               ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableFrame>
+            </td>
+          ) : null}
+        </tr>
+      ))}
+    </ListTable>
   );
 }
 

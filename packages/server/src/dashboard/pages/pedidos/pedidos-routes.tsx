@@ -5,9 +5,16 @@ import type { OrderStatus, OrdersTable, RecoveryEmailStatus } from '../../../ord
 import { listOrdersQuery } from '../../../orders/orders-repository.js';
 import { findStore } from '../../../stores/stores.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import { TableFrame } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
-import { CustomerCell, OlderPage, StatusFilter, productNames, readListPage } from '../../views/listing.js';
+import {
+  CustomerCell,
+  ListTable,
+  listQuery,
+  OlderPage,
+  StatusFilter,
+  productNames,
+  readListPage,
+} from '../../views/listing.js';
 
 const PATH = '/dashboard/pedidos';
 
@@ -26,48 +33,34 @@ const RECOVERY_LABELS: Record<RecoveryEmailStatus, string> = {
 };
 
 const Query = Type.Object({
-  status: Type.Optional(
-    Type.Union([Type.Literal(''), ...Object.keys(STATUS_LABELS).map((status) => Type.Literal(status))]),
-  ),
-  antes: Type.Optional(Type.String({ maxLength: 100 })),
+  ...listQuery(STATUS_LABELS),
 });
 
 function OrdersTableView(props: { orders: OrdersTable[]; products: Map<string, string> }) {
   return (
-    <TableFrame label="Pedidos">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Data</th>
-            <th scope="col">Cliente</th>
-            <th scope="col">Produto</th>
-            <th scope="col">Valor</th>
-            <th scope="col">Status</th>
-            <th scope="col">E-mail de recuperação</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.orders.map((order) => (
-            <tr>
-              <td>{formatDateTime(order.created_at)}</td>
-              <CustomerCell customer={order.customer} />
-              <td>{props.products.get(order.product_id) ?? '—'}</td>
-              <td>{formatBrl(order.amount_cents)}</td>
-              <td>
-                {STATUS_LABELS[order.status]}
-                {toBool(order.recovered) ? (
-                  <>
-                    {' '}
-                    <span class="badge">Recuperado</span>
-                  </>
-                ) : null}
-              </td>
-              <td>{order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableFrame>
+    <ListTable
+      label="Pedidos"
+      columns={['Data', 'Cliente', 'Produto', 'Valor', 'Status', 'E-mail de recuperação']}
+    >
+      {props.orders.map((order) => (
+        <tr>
+          <td>{formatDateTime(order.created_at)}</td>
+          <CustomerCell customer={order.customer} />
+          <td>{props.products.get(order.product_id) ?? '—'}</td>
+          <td>{formatBrl(order.amount_cents)}</td>
+          <td>
+            {STATUS_LABELS[order.status]}
+            {toBool(order.recovered) ? (
+              <>
+                {' '}
+                <span class="badge">Recuperado</span>
+              </>
+            ) : null}
+          </td>
+          <td>{order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}</td>
+        </tr>
+      ))}
+    </ListTable>
   );
 }
 
