@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   webhook_secret_rotated: 'Segredo de webhook rotacionado',
   webhook_retried: 'Entrega de webhook reenviada',
   psp_settings_changed: 'Configurações do PSP alteradas',
+  subscription_canceled: 'Assinatura cancelada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

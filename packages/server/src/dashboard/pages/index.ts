@@ -1,10 +1,12 @@
 import type { DashboardPages } from '../page.js';
+import { assinaturasPages } from './assinaturas/assinaturas-routes.js';
 import { settingsPages } from './configuracoes/settings-routes.js';
 import { developersPages } from './desenvolvedores/developers-routes.js';
 import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
 import { loginPages } from './login/login-routes.js';
 import { pspPages } from './psp/psp-routes.js';
+import { pedidosPages } from './pedidos/pedidos-routes.js';
 import { sessionPages } from './sessao/session-routes.js';
 
 /**
@@ -16,6 +18,8 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   sessionPages,
   invitePages,
   inicioPages,
+  pedidosPages,
+  assinaturasPages,
   settingsPages,
   developersPages,
   pspPages,

@@ -15,3 +15,9 @@ export const formatPercent = (ratio: number): string =>
   new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
 
 export const formatCount = (n: number): string => new Intl.NumberFormat('pt-BR').format(n);
+
+/** A calendar day `2026-12-22` → `22/12/2026`. */
+export const formatDate = (date: string): string => {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+};
