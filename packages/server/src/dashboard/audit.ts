@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   password_changed: 'Senha alterada',
   totp_enabled: 'Verificação em duas etapas ativada',
   totp_disabled: 'Verificação em duas etapas desativada',
+  sale_refunded: 'Venda reembolsada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -4,6 +4,7 @@ import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
 import { loginPages } from './login/login-routes.js';
 import { sessionPages } from './sessao/session-routes.js';
+import { vendasPages } from './vendas/vendas-routes.js';
 
 /**
  * Every page folder of the dashboard, one line each. A new page is a folder under pages/<name>/
@@ -15,4 +16,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   invitePages,
   inicioPages,
   settingsPages,
+  vendasPages,
 ];

@@ -15,3 +15,6 @@ export const formatPercent = (ratio: number): string =>
   new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
 
 export const formatCount = (n: number): string => new Intl.NumberFormat('pt-BR').format(n);
+
+/** A sale's status as the pages name it. */
+export const SALE_STATUS_LABELS = { approved: 'Aprovada', refunded: 'Reembolsada' } as const;

@@ -10,6 +10,7 @@ import * as operations from './0010-operations.js';
 import * as livePix from './0011-live-pix.js';
 import * as purchasePage from './0012-purchase-page.js';
 import * as dashboardAccounts from './0014-dashboard-accounts.js';
+import * as dashboardSales from './0018-dashboard-sales.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0011-live-pix': livePix,
   '0012-purchase-page': purchasePage,
   '0014-dashboard-accounts': dashboardAccounts,
+  '0018-dashboard-sales': dashboardSales,
 };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
 import { findStore } from '../../../stores/stores.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import { formatCount, formatDateTime, formatPercent } from '../../views/format.js';
+import { formatCount, formatDateTime, formatPercent, SALE_STATUS_LABELS } from '../../views/format.js';
 import { latestSales, PERIOD_LABELS, PERIODS, periodFigures } from './figures.js';
 import type { Figures, LatestSale, Period } from './figures.js';
 import { RevenueChart } from './revenue-chart.js';
@@ -10,8 +10,6 @@ import { RevenueChart } from './revenue-chart.js';
 const Query = Type.Object({
   periodo: Type.Optional(Type.Union(PERIODS.map((period) => Type.Literal(period)))),
 });
-
-const STATUS_LABELS: Record<LatestSale['status'], string> = { approved: 'Aprovada', refunded: 'Reembolsada' };
 
 function Figure(props: { label: string; value: string; note?: string }) {
   return (
@@ -86,7 +84,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
                     <td>{sale.customer_name ?? '—'}</td>
                     <td>{sale.product_name ?? '—'}</td>
                     <td>{formatBrl(sale.amount_cents)}</td>
-                    <td>{STATUS_LABELS[sale.status]}</td>
+                    <td>{SALE_STATUS_LABELS[sale.status]}</td>
                   </tr>
                 ))}
               </tbody>
