@@ -10,7 +10,7 @@ export const CSV_HEADER =
   'id,created_at,status,amount,payment_method,product,customer_name,customer_email,customer_document,coupon,utm_source,utm_campaign';
 
 /** Rows read from the database per query: the export's memory is one batch, whatever the total. */
-export const CSV_BATCH = 500;
+export const CSV_BATCH = 200;
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A
