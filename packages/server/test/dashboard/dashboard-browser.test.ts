@@ -1,6 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../src/dashboard/accounts/totp.js';
 import {
@@ -10,6 +8,13 @@ import {
   launchChromium,
 } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
+import {
+  axeViolations,
+  horizontalOverflow,
+  screenshot,
+  tabStops,
+  watchedPage,
+} from '../support/dashboard-browser.js';
 import type { DashboardUser } from '../support/dashboard.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
@@ -18,76 +23,12 @@ import type { TestApi } from '../support/test-api.js';
  * The dashboard in a real browser (Debian's Chromium through playwright-core): axe-core, 360 px,
  * the keyboard alone, nothing from another origin. Screenshots go to packages/server/test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser | undefined;
 beforeAll(async () => {
   if (chromiumAvailable) browser = await launchChromium();
 });
 afterAll(() => browser?.close());
-
-interface Watched {
-  page: Page;
-  foreign: string[];
-  problems: string[];
-  close(): Promise<void>;
-}
-
-async function watchedPage(api: TestApi, width = 360): Promise<Watched> {
-  const context = await browser!.newContext({ viewport: { width, height: 800 }, locale: 'pt-BR' });
-  const page = await context.newPage();
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === api.baseUrl || url.protocol === 'data:') return route.continue();
-    foreign.push(url.href);
-    return route.abort();
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return { page, foreign, problems, close: () => context.close() };
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
-    return axe.run();
-  });
-  return (result.violations as { id: string; impact: string; nodes: unknown[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
-}
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-/** Every control Tab reaches, in order, by its accessible text (up to `limit` presses). */
-async function tabStops(page: Page, limit = 80): Promise<string[]> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const stops: string[] = [];
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
-    const label = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
-      const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-      return (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
-    });
-    if (label === null) break;
-    stops.push(label);
-  }
-  return stops;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
-}
 
 failWithoutRequiredChromium();
 
@@ -112,7 +53,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('login: a wrong pair shows the message; axe clean, 360 px, nothing from elsewhere', async () => {
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser!, api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/login`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -136,7 +77,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('Início and Configurações: keyboard only from login to every action, axe clean, no horizontal scroll', async () => {
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser!, api);
       try {
         const { page } = w;
         await page.goto(`${api.baseUrl}/dashboard/login`);
@@ -260,7 +201,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         role: 'viewer',
         invite: true,
       });
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser!, api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/convite/${added.inviteToken!}`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -283,7 +224,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('signs in with the test-support helper', async () => {
-      const w = await watchedPage(api, 1280);
+      const w = await watchedPage(browser!, api, 1280);
       try {
         const editor = await addDashboardUser(api, storeId, 'editor');
         await dashboardBrowserLogin(w.page, api.baseUrl, editor);

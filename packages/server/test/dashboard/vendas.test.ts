@@ -11,7 +11,7 @@ const HOSTILE = '<script>alert(1)</script> "aspas"';
 
 /** The sale ids of a Vendas page, in the order shown. */
 const listedIds = (html: string) =>
-  [...html.matchAll(/href="\/dashboard\/vendas\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+  [...html.matchAll(/href="\/dashboard\/vendas\/([0-9a-f-]{36})"/g)].map((m) => m[1]!);
 const nextLink = (html: string) =>
   /<a href="(\/dashboard\/vendas\?[^"]*)">Próxima página<\/a>/.exec(html)?.[1]?.replace(/&amp;/g, '&');
 

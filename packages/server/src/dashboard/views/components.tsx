@@ -83,3 +83,15 @@ export function Section(props: { title: string; id?: string; children: Component
     </section>
   );
 }
+
+/**
+ * A table's box, scrolled sideways on a narrow screen rather than widening the page. It can take
+ * focus so the keyboard can scroll it, and is named for screen readers.
+ */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </div>
+  );
+}

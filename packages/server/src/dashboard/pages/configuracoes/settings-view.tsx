@@ -1,7 +1,7 @@
 import { AUDIT_ACTIONS } from '../../audit.js';
 import { ROLE_LABELS, ROLES } from '../../accounts/roles.js';
 import type { Role } from '../../accounts/roles.js';
-import { Field, Notice, PostForm, Section } from '../../views/components.js';
+import { Field, Notice, PostForm, Section, TableWrap } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
 import { PasswordFields } from '../../views/password-fields.js';
 import type { SettingsData } from './settings-data.js';
@@ -125,7 +125,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
           )}
         </Notice>
       ) : null}
-      <div class="table-wrap">
+      <TableWrap label="Equipe">
         <table>
           <caption>Pessoas com acesso a esta loja</caption>
           <thead>
@@ -164,7 +164,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <h3>Convidar</h3>
       <PostForm action={`${ACTION}/equipe/convidar`} class="stack">
         <Field
@@ -287,7 +287,7 @@ function AuditSection(props: { data: SettingsData }) {
       {rows.length === 0 ? (
         <p>Nada registrado ainda.</p>
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Registro de atividades">
           <table>
             <thead>
               <tr>
@@ -310,7 +310,7 @@ function AuditSection(props: { data: SettingsData }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {props.data.auditNext ? (
         <p>

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
 import { findStore } from '../../../stores/stores.js';
+import { TableWrap } from '../../views/components.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { formatCount, formatDateTime, formatPercent, SALE_STATUS_LABELS } from '../../views/format.js';
 import { latestSales, PERIOD_LABELS, PERIODS, periodFigures } from './figures.js';
@@ -66,7 +67,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
         {props.latest.length === 0 ? (
           <p>Nenhuma venda ainda.</p>
         ) : (
-          <div class="table-wrap">
+          <TableWrap label="Últimas vendas">
             <table>
               <thead>
                 <tr>
@@ -89,7 +90,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
     </>

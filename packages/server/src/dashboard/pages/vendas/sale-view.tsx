@@ -2,7 +2,7 @@ import { useContext } from 'preact/hooks';
 import { formatBrl, toCents } from '../../../common/money.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
-import { Notice, PostForm, Section } from '../../views/components.js';
+import { Notice, PostForm, Section, TableWrap } from '../../views/components.js';
 import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
 import { PageContextValue } from '../../views/page-context.js';
 
@@ -146,7 +146,7 @@ export function SalePage(props: {
         {sale.items.length === 0 ? (
           <p>Venda de uma cobrança criada pela API: sem itens.</p>
         ) : (
-          <div class="table-wrap">
+          <TableWrap label="Itens da venda">
             <table>
               <thead>
                 <tr>
@@ -165,7 +165,7 @@ export function SalePage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
         <p>
           Cupom: {sale.coupon ? `${sale.coupon.code} (desconto de ${brl(sale.coupon.discount)})` : 'nenhum'}

@@ -1,4 +1,5 @@
 import { formatBrl } from '../../../common/money.js';
+import { TableWrap } from '../../views/components.js';
 import type { Customer } from '../../../pix/customer.js';
 import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
 import type { ListedSale, SalesQuery } from './sales-filter.js';
@@ -101,7 +102,7 @@ export function VendasPage(props: {
         {sales.length === 0 ? (
           <p>Nenhuma venda com estes filtros.</p>
         ) : (
-          <div class="table-wrap">
+          <TableWrap label="Vendas">
             <table>
               <thead>
                 <tr>
@@ -126,7 +127,7 @@ export function VendasPage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
         {query.antes || props.nextAfter ? (
           <nav class="pager" aria-label="Páginas">
