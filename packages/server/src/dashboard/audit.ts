@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   webhook_retried: 'Entrega de webhook reenviada',
   psp_settings_changed: 'Configurações do PSP alteradas',
   subscription_canceled: 'Assinatura cancelada',
+  sale_refunded: 'Venda reembolsada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -42,6 +42,9 @@ export async function dashboardRoutes(
     css: registerHashedAsset(app, DASHBOARD_PREFIX, 'assets/dashboard.css', 'css', {
       dashboard: { access: 'anyone' },
     }).url,
+    confirmScript: registerHashedAsset(app, DASHBOARD_PREFIX, 'dist/browser/confirm-dialog.js', 'js', {
+      dashboard: { access: 'anyone' },
+    }).url,
     secretBox: createSecretBox(app.config.secret),
     throttle: loginThrottle(options.redis, app.log),
     mailer: app.config.smtp

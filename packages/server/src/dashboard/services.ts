@@ -6,6 +6,8 @@ import type { LoginThrottle } from './accounts/login-throttle.js';
 export interface DashboardServices {
   /** URL of the dashboard's stylesheet. */
   css: string;
+  /** URL of the script that turns `data-confirm` forms into confirm dialogs. */
+  confirmScript: string;
   /** Seals TOTP secrets (the service's secret box). */
   secretBox: SecretBox;
   throttle: LoginThrottle;

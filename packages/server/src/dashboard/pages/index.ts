@@ -8,6 +8,7 @@ import { loginPages } from './login/login-routes.js';
 import { pspPages } from './psp/psp-routes.js';
 import { pedidosPages } from './pedidos/pedidos-routes.js';
 import { sessionPages } from './sessao/session-routes.js';
+import { vendasPages } from './vendas/vendas-routes.js';
 
 /**
  * Every page folder of the dashboard, one line each. A new page is a folder under pages/<name>/
@@ -23,4 +24,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   settingsPages,
   developersPages,
   pspPages,
+  vendasPages,
 ];

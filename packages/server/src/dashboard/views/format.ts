@@ -21,3 +21,5 @@ export const formatDate = (date: string): string => {
   const [year, month, day] = date.split('-');
   return `${day}/${month}/${year}`;
 };
+/** A sale's status as the pages name it. */
+export const SALE_STATUS_LABELS = { approved: 'Aprovada', refunded: 'Reembolsada' } as const;

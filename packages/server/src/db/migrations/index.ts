@@ -15,6 +15,7 @@ import * as dashboardAccounts from './0014-dashboard-accounts.js';
 import * as ordersAttribution from './0015-orders-attribution.js';
 import * as analytics from './0016-analytics.js';
 import * as subscriptions from './0017-subscriptions.js';
+import * as dashboardSales from './0018-dashboard-sales.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0015-orders-attribution': ordersAttribution,
   '0016-analytics': analytics,
   '0017-subscriptions': subscriptions,
+  '0018-dashboard-sales': dashboardSales,
 };

@@ -12,8 +12,6 @@ const Query = Type.Object({
   periodo: Type.Optional(Type.Union(PERIODS.map((period) => Type.Literal(period)))),
 });
 
-const STATUS_LABELS: Record<LatestSale['status'], string> = { approved: 'Aprovada', refunded: 'Reembolsada' };
-
 function Figure(props: { label: string; value: string; note?: string }) {
   return (
     <div class="figure">
@@ -87,7 +85,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
                     <td>{sale.customer_name ?? '—'}</td>
                     <td>{sale.product_name ?? '—'}</td>
                     <td>{formatBrl(sale.amount_cents)}</td>
-                    <td>{STATUS_LABELS[sale.status]}</td>
+                    <td>{SALE_STATUS_LABELS[sale.status]}</td>
                   </tr>
                 ))}
               </tbody>

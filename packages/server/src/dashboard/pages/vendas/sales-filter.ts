@@ -1,0 +1,148 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { jsonField } from '../../../db/json-fields.js';
+import type { Database } from '../../../db/schema.js';
+import { fromBool } from '../../../db/schema.js';
+import type { SaleStatus, SalesTable } from '../../../sales/sale-object.js';
+
+/** A day as `<input type="date">` sends it; empty when the field was left blank. */
+const DateField = Type.Union([Type.Literal(''), Type.String({ format: 'date' })]);
+
+/** The filters of Vendas and of its CSV export: the same query string drives both. */
+export const SalesQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('approved'), Type.Literal('refunded')])),
+    de: Type.Optional(DateField),
+    ate: Type.Optional(DateField),
+    produto: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'uuid' })])),
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+    /** Keyset cursor: the page starts after this sale (the last row of the page before). */
+    antes: Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: false },
+);
+export type SalesQuery = Static<typeof SalesQuery>;
+
+export interface SalesScope {
+  storeId: string;
+  livemode: boolean;
+}
+
+/** Where a keyset page starts: after this (created_at, id), newest first. */
+export interface SaleCursor {
+  created_at: string;
+  id: string;
+}
+
+/** São Paulo days (UTC−3, no daylight saving since 2019): "De" starts at 03:00 UTC of that day. */
+const dayStart = (date: string) => new Date(Date.parse(`${date}T03:00:00.000Z`)).toISOString();
+const nextDayStart = (date: string) =>
+  new Date(Date.parse(`${date}T03:00:00.000Z`) + 86_400_000).toISOString();
+
+/**
+ * What "Buscar" looks for: an e-mail (it has an @) by exact address, a CPF/CNPJ (11 digits, or 14
+ * characters ending in two digits, once dots, dashes, slashes and spaces are gone) by its bare form, anything
+ * else as part of the name. E-mail and document use their indexes; a name is matched row by row.
+ */
+export type Search =
+  { kind: 'email'; value: string } | { kind: 'document'; value: string } | { kind: 'name'; value: string };
+
+export function parseSearch(raw: string | undefined): Search | null {
+  const text = (raw ?? '').trim();
+  if (text === '') return null;
+  if (text.includes('@')) return { kind: 'email', value: text.toLowerCase() };
+  const bare = text.replace(/[.\-/\s]/g, '').toUpperCase();
+  // CPF: 11 digits; CNPJ: 14, the last two digits (check digits), the first twelve letters or digits.
+  if (/^[0-9]{11}$|^[0-9A-Z]{12}[0-9]{2}$/.test(bare)) return { kind: 'document', value: bare };
+  return { kind: 'name', value: text.toLowerCase() };
+}
+
+/** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The store's sales of one mode under the filters, newest first, after `cursor`: every condition is
+ * in the database, and the order (created_at, id) is the order of the listing indexes.
+ */
+export interface ListedSale {
+  id: string;
+  created_at: string;
+  status: SaleStatus;
+  amount_cents: number;
+  payment_method: SalesTable['payment_method'];
+  customer: string | null;
+  coupon: string | null;
+  product_name: string | null;
+}
+
+export function filteredSales(
+  db: Kysely<Database>,
+  scope: SalesScope,
+  query: SalesQuery,
+  cursor: SaleCursor | null,
+  limit: number,
+): Promise<ListedSale[]> {
+  let select = db
+    .selectFrom('sales')
+    .leftJoin('products', 'products.id', 'sales.product_id')
+    .select([
+      'sales.id',
+      'sales.created_at',
+      'sales.status',
+      'sales.amount_cents',
+      'sales.payment_method',
+      'sales.customer',
+      'sales.coupon',
+      'products.nome as product_name',
+    ])
+    .where('sales.store_id', '=', scope.storeId)
+    .where('sales.livemode', '=', fromBool(scope.livemode));
+  if (query.status) select = select.where('sales.status', '=', query.status);
+  if (query.produto) select = select.where('sales.product_id', '=', query.produto);
+  if (query.de) select = select.where('sales.created_at', '>=', dayStart(query.de));
+  if (query.ate) select = select.where('sales.created_at', '<', nextDayStart(query.ate));
+  const search = parseSearch(query.q);
+  if (search?.kind === 'email') select = select.where(jsonField(db, 'customerEmail'), '=', search.value);
+  if (search?.kind === 'document')
+    select = select.where(jsonField(db, 'customerDocument'), '=', search.value);
+  if (search?.kind === 'name')
+    select = select.where(
+      sql<boolean>`${jsonField(db, 'customerName')} like ${`%${likeLiteral(search.value)}%`} escape '\\'`,
+    );
+  if (cursor)
+    select = select.where((eb) =>
+      eb.or([
+        eb('sales.created_at', '<', cursor.created_at),
+        eb.and([eb('sales.created_at', '=', cursor.created_at), eb('sales.id', '<', cursor.id)]),
+      ]),
+    );
+  return select.orderBy('sales.created_at', 'desc').orderBy('sales.id', 'desc').limit(limit).execute();
+}
+
+/** The cursor a sale id names, in this store; null when the store has no such sale. */
+export async function cursorOf(
+  db: Kysely<Database>,
+  storeId: string,
+  id: string,
+): Promise<SaleCursor | null> {
+  const row = await db
+    .selectFrom('sales')
+    .select(['created_at', 'id'])
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The store's products for the "Produto" filter, by name. */
+export function productChoices(db: Kysely<Database>, storeId: string) {
+  return db
+    .selectFrom('products')
+    .select(['id', 'nome'])
+    .where('store_id', '=', storeId)
+    .orderBy('nome')
+    .orderBy('id')
+    .execute();
+}

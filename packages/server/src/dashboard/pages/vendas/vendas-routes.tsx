@@ -1,0 +1,185 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { resendDeliveryEmail } from '../../../email/queue-delivery-email.js';
+import { ApiError } from '../../../http/api-error.js';
+import { refundSale } from '../../../sales/refund-sale.js';
+import { toSale } from '../../../sales/sale-object.js';
+import type { SalesTable } from '../../../sales/sale-object.js';
+import { findStore } from '../../../stores/stores.js';
+import { audit } from '../../audit.js';
+import { DashboardError } from '../../dashboard-plugin.js';
+import { definePages, guard, member, sendPage } from '../../page.js';
+import { formatBrl } from '../../../common/money.js';
+import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
+import { RefundConfirmPage, SalePage } from './sale-view.js';
+import type { SaleNotice } from './sale-view.js';
+import { salesCsv } from './sales-csv.js';
+import { cursorOf, filteredSales, productChoices, SalesQuery } from './sales-filter.js';
+import { VendasPage } from './vendas-view.js';
+
+/** Sales a page of Vendas shows. */
+export const SALES_PAGE_SIZE = 50;
+
+const SaleParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const DONE = { reembolso: 'Venda reembolsada.', email: 'E-mail de entrega na fila para reenvio.' } as const;
+const SaleQuery = Type.Object({
+  feito: Type.Optional(Type.Union([Type.Literal('reembolso'), Type.Literal('email')])),
+});
+
+/** Vendas: the list with its filters, the CSV export, a sale's page, its refund and e-mail resend. */
+export const vendasPages = definePages('vendas', async (app, services) => {
+  const { db } = app;
+
+  async function livemodeOf(storeId: string): Promise<boolean> {
+    return (await findStore(db, storeId))?.checkout_mode === 'live';
+  }
+
+  async function saleOr404(request: FastifyRequest, id: string): Promise<SalesTable> {
+    const row = await storeSale(db, member(request).storeId, id);
+    if (!row) throw new DashboardError(404, 'Esta venda não existe nesta loja.');
+    return row;
+  }
+
+  async function salePage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    row: SalesTable,
+    notice: SaleNotice | null,
+    status = 200,
+  ) {
+    const [charge, events, product] = await Promise.all([
+      saleCharge(db, row),
+      saleEvents(db, row),
+      row.product_id === null
+        ? undefined
+        : db
+            .selectFrom('products')
+            .select('nome')
+            .where('store_id', '=', row.store_id)
+            .where('id', '=', row.product_id)
+            .executeTakeFirst(),
+    ]);
+    return sendPage(request, reply, services, {
+      title: `Venda de ${formatBrl(row.amount_cents)}`,
+      nav: 'vendas',
+      status,
+      script: services.confirmScript,
+      body: (
+        <SalePage
+          sale={toSale(row)}
+          productName={product?.nome ?? null}
+          charge={charge}
+          events={events}
+          notice={notice}
+        />
+      ),
+    });
+  }
+
+  /** A service's refusal (already refunded, no SMTP…) is shown on the sale's page, never a 500. */
+  async function refusal(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    lead: string,
+    error: unknown,
+  ) {
+    if (!(error instanceof ApiError)) throw error;
+    const row = await saleOr404(request, id);
+    return salePage(
+      request,
+      reply,
+      row,
+      { kind: 'error', text: `${lead} ${error.message}` },
+      error.statusCode,
+    );
+  }
+
+  app.get('/vendas', guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
+    const { storeId } = member(request);
+    const query = request.query;
+    const cursor = query.antes ? await cursorOf(db, storeId, query.antes) : null;
+    if (query.antes && !cursor) throw new DashboardError(400, 'Esta página da lista não existe mais.');
+    const livemode = await livemodeOf(storeId);
+    const [rows, products] = await Promise.all([
+      filteredSales(db, { storeId, livemode }, query, cursor, SALES_PAGE_SIZE + 1),
+      productChoices(db, storeId),
+    ]);
+    const sales = rows.slice(0, SALES_PAGE_SIZE);
+    const nextAfter = rows.length > SALES_PAGE_SIZE ? sales[sales.length - 1]!.id : null;
+    return sendPage(request, reply, services, {
+      title: 'Vendas',
+      nav: 'vendas',
+      body: (
+        <VendasPage
+          query={query}
+          products={products}
+          sales={sales}
+          nextAfter={nextAfter}
+          livemode={livemode}
+        />
+      ),
+    });
+  });
+
+  // The same filters as the list; the page cursor is not one (the export is every row of the filter).
+  app.get('/vendas.csv', guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
+    const { storeId } = member(request);
+    const livemode = await livemodeOf(storeId);
+    return reply
+      .headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="vendas.csv"',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(salesCsv(db, { storeId, livemode }, { ...request.query, antes: undefined }));
+  });
+
+  app.get(
+    '/vendas/:id',
+    guard('viewer', { params: SaleParams, querystring: SaleQuery }),
+    async (request, reply) => {
+      const row = await saleOr404(request, request.params.id);
+      const done = request.query.feito;
+      return salePage(request, reply, row, done ? { kind: 'ok', text: DONE[done] } : null);
+    },
+  );
+
+  app.get('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
+    const row = await saleOr404(request, request.params.id);
+    return sendPage(request, reply, services, {
+      title: 'Reembolsar venda',
+      nav: 'vendas',
+      body: <RefundConfirmPage sale={toSale(row)} />,
+    });
+  });
+
+  app.post('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
+    const session = member(request);
+    const row = await saleOr404(request, request.params.id);
+    try {
+      await refundSale(db, row, app.config.pixReconcileScheduleMs);
+    } catch (error) {
+      return refusal(request, reply, row.id, 'Não foi possível reembolsar:', error);
+    }
+    await audit(db, {
+      storeId: session.storeId,
+      userId: session.userId,
+      action: 'sale_refunded',
+      detail: `Venda ${row.id} de ${formatBrl(row.amount_cents)}`,
+      ip: request.ip,
+    });
+    return reply.redirect(`/dashboard/vendas/${row.id}?feito=reembolso`, 303);
+  });
+
+  app.post('/vendas/:id/reenviar-email', guard('editor', { params: SaleParams }), async (request, reply) => {
+    const row = await saleOr404(request, request.params.id);
+    try {
+      await resendDeliveryEmail(db, row, app.config);
+    } catch (error) {
+      return refusal(request, reply, row.id, 'Não foi possível reenviar o e-mail:', error);
+    }
+    return reply.redirect(`/dashboard/vendas/${row.id}?feito=email`, 303);
+  });
+});
