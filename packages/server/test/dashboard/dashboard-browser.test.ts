@@ -17,7 +17,6 @@ import {
 } from '../support/dashboard-browser.js';
 import type { DashboardUser } from '../support/dashboard.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import type { TestApi } from '../support/test-api.js';
 
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core): axe-core, 360 px,

@@ -17,7 +17,6 @@ import { matchTotp, newTotpSecret, totpUri } from '../../accounts/totp.js';
 import { findUser } from '../../accounts/users.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import type { DashboardServices } from '../../services.js';
 import { inviteEmail } from './invite-email.js';
 import { loadSettings } from './settings-data.js';
 import { SettingsPage } from './settings-view.js';

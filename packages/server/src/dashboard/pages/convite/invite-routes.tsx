@@ -3,12 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../../audit.js';
 import { acceptInvite, findOpenInvite } from '../../accounts/invites.js';
 import type { OpenInvite } from '../../accounts/invites.js';
-import {
-  hashPassword,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  passwordProblem,
-} from '../../accounts/passwords.js';
+import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from '../../accounts/passwords.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, sendBarePage } from '../../page.js';
 import type { DashboardServices } from '../../services.js';
