@@ -12,13 +12,6 @@ import {
 } from '../support/chromium.js';
 import type { PageWatch } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
-import {
-  axeViolations,
-  horizontalOverflow,
-  screenshot,
-  tabStops,
-  watchedPage,
-} from '../support/dashboard-browser.js';
 import type { DashboardUser } from '../support/dashboard.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
@@ -90,7 +83,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('login: a wrong pair shows the message; axe clean, 360 px, nothing from elsewhere', async () => {
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/login`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -114,7 +107,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('Início and Configurações: keyboard only from login to every action, axe clean, no horizontal scroll', async () => {
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(api);
       try {
         const { page } = w;
         await page.goto(`${api.baseUrl}/dashboard/login`);
@@ -238,7 +231,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         role: 'viewer',
         invite: true,
       });
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/convite/${added.inviteToken!}`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -261,7 +254,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('signs in with the test-support helper', async () => {
-      const w = await watchedPage(browser!, api, 1280);
+      const w = await watchedPage(api, 1280);
       try {
         const second = await addDashboardUser(api, storeId, 'owner');
         await dashboardBrowserLogin(w.page, api.baseUrl, second);

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
 import { findStore } from '../../../stores/stores.js';
+import { SalesTable } from '../vendas/sales-table.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import { TableFrame } from '../../views/components.js';
-import { formatCount, formatDateTime, formatPercent } from '../../views/format.js';
+import { formatCount, formatPercent } from '../../views/format.js';
 import { latestSales, PERIOD_LABELS, PERIODS, periodFigures } from './figures.js';
 import type { Figures, LatestSale, Period } from './figures.js';
 import { RevenueChart } from './revenue-chart.js';
@@ -67,30 +67,7 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
         {props.latest.length === 0 ? (
           <p>Nenhuma venda ainda.</p>
         ) : (
-          <TableFrame label="Últimas vendas">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Data</th>
-                  <th scope="col">Cliente</th>
-                  <th scope="col">Produto</th>
-                  <th scope="col">Valor</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.latest.map((sale) => (
-                  <tr>
-                    <td>{formatDateTime(sale.created_at)}</td>
-                    <td>{sale.customer_name ?? '—'}</td>
-                    <td>{sale.product_name ?? '—'}</td>
-                    <td>{formatBrl(sale.amount_cents)}</td>
-                    <td>{SALE_STATUS_LABELS[sale.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          <SalesTable label="Últimas vendas" sales={props.latest} />
         )}
       </section>
     </>

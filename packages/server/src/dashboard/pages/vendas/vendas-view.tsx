@@ -1,7 +1,5 @@
-import { formatBrl } from '../../../common/money.js';
-import { TableFrame } from '../../views/components.js';
 import type { Customer } from '../../../pix/customer.js';
-import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
+import { SalesTable } from './sales-table.js';
 import type { ListedSale, SalesQuery } from './sales-filter.js';
 
 /** The filters as a query string (without the page cursor), for the CSV link and the next page. */
@@ -102,32 +100,10 @@ export function VendasPage(props: {
         {sales.length === 0 ? (
           <p>Nenhuma venda com estes filtros.</p>
         ) : (
-          <TableFrame label="Vendas">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Data</th>
-                  <th scope="col">Cliente</th>
-                  <th scope="col">Produto</th>
-                  <th scope="col">Valor</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sales.map((sale) => (
-                  <tr>
-                    <td>
-                      <a href={`/dashboard/vendas/${sale.id}`}>{formatDateTime(sale.created_at)}</a>
-                    </td>
-                    <td>{customerName(sale) ?? '—'}</td>
-                    <td>{sale.product_name ?? '—'}</td>
-                    <td>{formatBrl(sale.amount_cents)}</td>
-                    <td>{SALE_STATUS_LABELS[sale.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          <SalesTable
+            label="Vendas"
+            sales={sales.map((sale) => ({ ...sale, customer_name: customerName(sale) }))}
+          />
         )}
         {query.antes || props.nextAfter ? (
           <nav class="pager" aria-label="Páginas">
