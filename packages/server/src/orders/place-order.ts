@@ -114,8 +114,8 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
       user_agent: input.client.userAgent?.slice(0, 1000) ?? null,
     };
     await insertOrder(trx, row);
+    await countOrder(trx, row);
     if (row.amount_cents === 0) {
-      await countOrder(trx, row);
       // A free test-mode order is an anonymous visitor's act, like the page's simulate: no relay.
       const mail =
         row.livemode === 1 ? input.config : { ...input.config, onlyTo: input.config.testMailAllow };
