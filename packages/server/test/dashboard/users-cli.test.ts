@@ -249,7 +249,7 @@ describe('the first start', () => {
         const page = await fetch(link!);
         expect(page.status).toBe(200);
         const html = await page.text();
-        expect(html).toContain('Demo store');
+        expect(html).toContain('Loja de demonstração');
         expect(html).toContain('dono@example.com');
       } finally {
         await serve.process.kill();
