@@ -402,7 +402,8 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
           return quote.status();
         };
         expect([await apply('AAAA'), await apply('BBBB')]).toEqual([200, 200]);
-        expect(await page.locator('#coupon-error').textContent()).toBe('Cupom inválido.');
+        // The answer arrives before the script renders it: wait for the text, do not read it at once.
+        await page.locator('#coupon-error', { hasText: /^Cupom inválido\.$/ }).waitFor();
         expect(await apply('VALE5')).toBe(429);
         await page.locator('#coupon-error', { hasText: /^Muitas tentativas\. Aguarde \d+ s/ }).waitFor();
         expect(await page.locator('#coupon').getAttribute('aria-invalid')).toBe('true');
