@@ -15,7 +15,8 @@ function paramOf(issue: AjvIssue): string | null {
   return path.length > 0 ? path.join('.') : null;
 }
 
-function validationError(issues: AjvIssue[], context: string | undefined): ApiError {
+/** The documented 400 for the first schema issue of a request part (body, query, path). */
+export function validationError(issues: AjvIssue[], context: string | undefined): ApiError {
   const issue = issues[0]!;
   const param = paramOf(issue);
   const where = CONTEXT_NAMES[context ?? ''] ?? 'parameter';

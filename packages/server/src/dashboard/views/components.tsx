@@ -1,4 +1,10 @@
-import type { ComponentChildren, FormHTMLAttributes, InputHTMLAttributes } from 'preact';
+import type {
+  ComponentChildren,
+  FormHTMLAttributes,
+  InputHTMLAttributes,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from 'preact';
 import { useContext } from 'preact/hooks';
 import { PageContextValue } from './page-context.js';
 
@@ -25,18 +31,25 @@ export function PostForm(
   );
 }
 
-/** A labelled input with its hint and error tied to it for screen readers. */
-export function Field(
-  props: {
-    label: string;
-    name: string;
-    error?: string | null | undefined;
-    hint?: string;
-  } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name'>,
-) {
-  const { label, name, error, hint, id, ...input } = props;
+interface FieldLabels {
+  label: string;
+  name: string;
+  error?: string | null | undefined;
+  hint?: string;
+  id?: string | undefined;
+}
+
+/** The ids and ARIA attributes that tie a control to its hint and error for screen readers. */
+type ControlProps = { id: string; name: string; 'aria-describedby'?: string; 'aria-invalid'?: 'true' };
+
+/**
+ * The label, hint and error around one form control; `control` renders the input, select or
+ * textarea with the ids that tie them together.
+ */
+function FieldFrame(props: FieldLabels & { control: (tie: ControlProps) => ComponentChildren }) {
+  const { label, name, error, hint, id, control } = props;
   // Unique per page unless the same name is used twice: then the caller gives ids.
-  const fieldId = (id as string | undefined) ?? `f-${name}`;
+  const fieldId = id ?? `f-${name}`;
   const described = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null]
     .filter(Boolean)
     .join(' ');
@@ -48,19 +61,73 @@ export function Field(
           {hint}
         </p>
       ) : null}
-      <input
-        id={fieldId}
-        name={name}
-        {...input}
-        {...(described ? { 'aria-describedby': described } : {})}
-        {...(error ? { 'aria-invalid': 'true' } : {})}
-      />
+      {control({
+        id: fieldId,
+        name,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(error ? { 'aria-invalid': 'true' as const } : {}),
+      })}
       {error ? (
         <p class="field-error" id={`${fieldId}-error`}>
           {error}
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A labelled input with its hint and error tied to it for screen readers. */
+export function Field(props: FieldLabels & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>) {
+  const { label, name, error, hint, id, ...input } = props;
+  return (
+    <FieldFrame
+      {...{ label, name, error, hint, id }} // id and name first, as people reading the HTML expect them.
+      control={(tie) => <input id={tie.id} name={tie.name} {...input} {...tie} />}
+    />
+  );
+}
+
+/** A labelled multi-line text box (e-mail bodies, descriptions). */
+export function TextAreaField(
+  props: FieldLabels & { value?: string | null } & Omit<
+      TextareaHTMLAttributes<HTMLTextAreaElement>,
+      'name' | 'id' | 'value'
+    >,
+) {
+  const { label, name, error, hint, id, value, ...area } = props;
+  return (
+    <FieldFrame
+      {...{ label, name, error, hint, id }}
+      control={(tie) => (
+        <textarea rows={6} {...area} {...tie}>
+          {value ?? ''}
+        </textarea>
+      )}
+    />
+  );
+}
+
+/** A labelled choice among fixed options; `value` is the one selected. */
+export function SelectField(
+  props: FieldLabels & {
+    value: string;
+    options: readonly { value: string; label: string }[];
+  } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id' | 'value'>,
+) {
+  const { label, name, error, hint, id, value, options, ...select } = props;
+  return (
+    <FieldFrame
+      {...{ label, name, error, hint, id }}
+      control={(tie) => (
+        <select {...select} {...tie}>
+          {options.map((option) => (
+            <option value={option.value} selected={option.value === value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
