@@ -17,8 +17,9 @@ import { findProduct } from '../products/products-repository.js';
 import type { ProductsTable, Recorrencia } from '../products/product-object.js';
 import { findStore } from '../stores/stores.js';
 import { prefixedId } from '../common/ids.js';
+import { localDate } from '../common/local-date.js';
 import { nowIso } from '../common/time.js';
-import { dateIn, periodicidadeOf } from './periods.js';
+import { periodicidadeOf } from './periods.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import { announceCreated } from './subscription-outcomes.js';
 import { toSubscription } from './subscription-object.js';
@@ -110,7 +111,7 @@ export async function createSubscription(
     subscriptionId: id,
     objeto: [...product.nome].slice(0, VINCULO_MAX).join(''),
     customer,
-    dataInicial: dateIn(new Date(), store.timezone),
+    dataInicial: localDate(new Date(), store.timezone),
     periodicidade: periodicidadeOf(product.recorrencia),
     amountCents: product.preco_cents,
     politicaRetentativa: product.retry_policy === '3_in_7_days' ? 'PERMITE_3R_7D' : 'NAO_PERMITE',

@@ -14,7 +14,7 @@ import type { ReceivedPix } from '../pix/providers/pix-provider.js';
  *   charge and authorises the recurrence in one QR). The code must be checked (CRC, amount) before
  *   it is returned, as `PixProvider.createCharge` does.
  * - `scheduleCycleCharge` ≈ `PUT /cobr/{txid}`: one cycle's charge on the authorisation, sent 2 to
- *   10 days before its due date. The txid comes from `cycleTxid`, so a retried PUT (a crash between
+ *   10 days before its due date. The txid comes from `cycleTxid` (cycle-txid.ts), so a retried PUT (a crash between
  *   the call and our write) is the same cobr, never a second one.
  * - `requestRetry` ≈ `POST /cobr/{txid}/retentativa/{data}`, only when the authorisation allows
  *   retries (`PERMITE_3R_7D`).
@@ -41,8 +41,6 @@ import type { ReceivedPix } from '../pix/providers/pix-provider.js';
  */
 export interface RecurringPixProvider {
   readonly name: string;
-  /** The txid of a cycle's cobr: derived from the subscription and the cycle, `[A-Za-z0-9]{26,35}`. */
-  cycleTxid(subscriptionId: string, cycle: number): string;
   createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge>;
   scheduleCycleCharge(request: CycleChargeRequest): Promise<CycleCharge>;
   /** `data` is the day of the new attempt, `YYYY-MM-DD`. */

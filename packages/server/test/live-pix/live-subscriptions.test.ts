@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { parseCompositeBrCode } from '../../src/pix/brcode/index.js';
-import { addDays } from '../../src/subscriptions/periods.js';
+import { addDays } from '../../src/common/local-date.js';
 import { runCycles } from '../../src/subscriptions/cycle-scheduler.js';
 import { recurringChecks } from '../../src/subscriptions/live-checks.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';

@@ -46,11 +46,6 @@ export function apiPixRecurring(
   return {
     name: 'api-pix',
 
-    /** `c` + the subscription id's 24 random characters + the cycle (4 digits): 29 characters. */
-    cycleTxid(subscriptionId, cycle) {
-      return `c${subscriptionId.replace(/^sub_/, '')}${String(cycle).padStart(4, '0')}`;
-    },
-
     async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
       const devedor = recDevedorOf(request.customer);
       const loc = await client.postLocrec();
