@@ -114,3 +114,73 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
     ]);
   });
 });
+
+describeEachDatabase('Live subscription creation retried after a PSP failure', (api) => {
+  const live = useLivePix(api);
+  /** `GET /rec/RR…?txid=…` → `GET /rec/:id`, as the fake PSP names routes for `failCall`. */
+  const routesOf = (calls: { method: string; path: string }[]) =>
+    calls.map(
+      (r) =>
+        `${r.method} /${r.path
+          .split('?')[0]!
+          .split('/')
+          .filter(Boolean)
+          .map((segment, i) => (i % 2 === 0 ? segment : ':id'))
+          .join('/')}`,
+    );
+
+  async function retriedCreation(failure: { route: string; after: boolean }) {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const product = await recurringProduct(api, store.key);
+    const key = { 'Idempotency-Key': `sub-${failure.route}-${failure.after}` };
+    const recsBefore = psp.rec.recs.size;
+    psp.failCall(failure.route, 1, { after: failure.after });
+    const failed = await subscribe(api, store.key, product.id, key);
+    expect(failed.status).toBe(502);
+    expect(
+      await api.db.selectFrom('subscriptions').select('id').where('store_id', '=', store.storeId).execute(),
+    ).toEqual([]);
+    const from = psp.requests.length;
+    const retried = await subscribe(api, store.key, product.id, key);
+    expect(retried.status).toBe(201);
+    const sub = retried.body;
+    // Exactly one authorisation at the PSP, the subscription's, and one subscription here.
+    const recs = [...psp.rec.recs.values()].filter((rec) => rec.vinculo.contrato === sub.id);
+    expect(recs.map((rec) => rec.idRec)).toEqual([sub.pix.id_rec]);
+    expect(psp.rec.recs.size).toBe(recsBefore + 1);
+    const stored = await api.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('store_id', '=', store.storeId)
+      .execute();
+    expect(stored.map((row) => [row.id, row.id_rec])).toEqual([[sub.id, sub.pix.id_rec]]);
+    expect(
+      await api.db
+        .selectFrom('subscription_creations')
+        .select(['subscription_id', 'id_rec'])
+        .where('store_id', '=', store.storeId)
+        .where('completed_at', 'is not', null)
+        .execute(),
+    ).toEqual([{ subscription_id: sub.id, id_rec: sub.pix.id_rec }]);
+    // The code the buyer scans pays this cob and authorises this rec.
+    expect(parseCompositeBrCode(sub.first_charge.pix.copy_paste).recurrenceUrl).toBe(recs[0]!.loc.location);
+    const calls = psp.requests.slice(from).filter((r) => r.path.startsWith('/v2/'));
+    return { sub, store, psp, retryCalls: routesOf(calls.map((r) => ({ ...r, path: r.path.slice(3) }))) };
+  }
+
+  it('the PSP made the rec but its answer was lost: the retry finds it through GET /locrec/{id} and makes no second one', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'POST /rec', after: true });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /locrec/:id', 'GET /rec/:id']);
+  });
+
+  it('a 5xx on the call after POST /rec: the retry reuses the saved rec and location', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'GET /rec/:id', after: false });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /rec/:id']);
+  });
+
+  it('POST /rec refused before the PSP made anything: the retry makes the one rec on the saved location', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'POST /rec', after: false });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /locrec/:id', 'POST /rec', 'GET /rec/:id']);
+  });
+});

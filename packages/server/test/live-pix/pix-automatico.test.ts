@@ -33,6 +33,8 @@ function journeyRequest(overrides: Partial<SubscriptionChargeRequest> = {}): Sub
     expiresIn: 3600,
     description: 'Clube do Café, 1º mês',
     receiver: { pixKey: CHAVE, merchantName: 'LOJA AO VIVO', merchantCity: 'SAO PAULO' },
+    // A first try: the PSP holds nothing of it yet, and its steps are not kept.
+    progress: { held: { loc: null, idRec: null }, save: async () => {} },
     ...overrides,
   };
 }
