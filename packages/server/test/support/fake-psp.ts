@@ -626,7 +626,8 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     const injected = routeFailures.find((f) => f.route === route);
     if (injected && --injected.remaining === 0) {
       routeFailures.splice(routeFailures.indexOf(injected), 1);
-      if (injected.after) await api(req.method ?? '', url.pathname.slice(3), url, body).catch(() => undefined);
+      if (injected.after)
+        await api(req.method ?? '', url.pathname.slice(3), url, body).catch(() => undefined);
       return sendProblem(res, internalError());
     }
     if (failures && failures.count > 0) {

@@ -104,6 +104,8 @@ export function apiPixRecurring(
     },
 
     async scheduleCycleCharge(request) {
+      // No `recebedor`, which the standard requires: we do not hold the store's account (agência,
+      // conta, tipoConta) and do not invent it. See CobRSolicitada and docs/subscriptions.md.
       const body: CobRSolicitada = {
         idRec: request.idRec,
         calendario: { dataDeVencimento: request.dueDate },
