@@ -4,6 +4,8 @@ import { addDays } from '../../src/common/local-date.js';
 import { runCycles } from '../../src/subscriptions/cycle-scheduler.js';
 import { recurringChecks } from '../../src/subscriptions/live-checks.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
+import { updateStore } from '../../src/stores/stores.js';
+import { BUYER as PAGE_BUYER, pageRequest } from '../pages/page-support.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
@@ -177,6 +179,26 @@ describeEachDatabase('Live subscription creation retried after a PSP failure', (
   it('a 5xx on the call after POST /rec: the retry reuses the saved rec and location', async () => {
     const { retryCalls } = await retriedCreation({ route: 'GET /rec/:id', after: false });
     expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /rec/:id']);
+  });
+
+  it('the purchase page: the buyer sending the same order again after the page’s 503 gets the rec the PSP made, not a second', async () => {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const { handle } = (await updateStore(api.db, store.storeId, { checkoutMode: 'live' }))!;
+    const product = await recurringProduct(api, store.key);
+    const order = () =>
+      pageRequest(api, 'POST', `/p/${handle}/${product.slug}/orders`, { ...PAGE_BUYER, bump: false });
+    const recsBefore = psp.rec.recs.size;
+    psp.failCall('POST /rec', 1, { after: true });
+    const failed = await order();
+    expect(failed.status).toBe(503);
+    const placed = await order();
+    expect(placed.status).toBe(201);
+    const [sub, ...others] = (await api.as(store.key).get('/subscriptions')).body.data;
+    expect(others).toEqual([]);
+    expect(psp.rec.recs.size).toBe(recsBefore + 1);
+    expect(psp.rec.recs.get(sub.pix.id_rec)!.vinculo.contrato).toBe(sub.id);
+    expect((await api.as(store.key).get('/orders')).body.data.map((o: any) => o.status)).toEqual(['pending']);
   });
 
   it('POST /rec refused before the PSP made anything: the retry makes the one rec on the saved location', async () => {
