@@ -58,6 +58,8 @@ const operations = {
       dataInicial: new Date().toISOString().slice(0, 10),
       periodicidade: 'MENSAL',
       politicaRetentativa: 'PERMITE_3R_7D',
+      // A first try: nothing held at the PSP yet, steps not kept (the service saves them in its table).
+      progress: { held: { loc: null, idRec: null }, save: async () => {} },
     }),
   charge: (i) => provider.createCharge(charge(i)),
 };

@@ -36,13 +36,14 @@ const { openDatabase } = await importServerModule('db/database.js');
 const { migrateToLatest } = await importServerModule('db/migrate.js');
 const { createStore } = await importServerModule('stores/stores.js');
 const { prefixedId } = await importServerModule('common/ids.js');
-const { addDays, dateIn, periodBound } = await importServerModule('subscriptions/periods.js');
+const { addDays, localDate } = await importServerModule('common/local-date.js');
+const { periodBound } = await importServerModule('subscriptions/periods.js');
 
 const db = openDatabase(place.databaseUrl, place.openOptions);
 try {
   await migrateToLatest(db.kysely);
   const store = await createStore(db.kysely, { name: 'Clube de Carga' });
-  const today = dateIn(new Date());
+  const today = localDate(new Date(), store.timezone);
   const due = periodBound(today, 'mensal', 1);
   const asOf = addDays(due, -5);
   // A product of the bench's seed, made recurring.

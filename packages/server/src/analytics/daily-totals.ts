@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DbBool } from '../db/schema.js';
-import { localDate, storeTimezone } from './store-timezone.js';
+import { localDate } from '../common/local-date.js';
+import { storeTimezone } from '../stores/store-timezone.js';
 
 /**
  * One row per (store, mode, local day, product), and one for the store's whole day: counters that

@@ -3,7 +3,8 @@ import type { BaseLogger } from 'pino';
 import { startPollLoop } from '../common/poll-loop.js';
 import type { Database, DbBool } from '../db/schema.js';
 import { addToDailyTotals } from './daily-totals.js';
-import { DEFAULT_TIMEZONE, localDate, storeTimezones } from './store-timezone.js';
+import { DEFAULT_TIMEZONE, localDate } from '../common/local-date.js';
+import { storeTimezones } from '../stores/store-timezone.js';
 
 /**
  * Every time zone's offset and every change of offset falls on a quarter hour: all the instants of

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runCycles } from '../subscriptions/cycle-scheduler.js';
 import type { CycleRunReport } from '../subscriptions/cycle-scheduler.js';
-import { isCalendarDate } from '../subscriptions/periods.js';
+import { isCalendarDate } from '../common/local-date.js';
 import { fail, print } from './context.js';
 import { withProviders } from './pix-provider-command.js';
 
@@ -12,7 +12,7 @@ function calendarDate(raw: string): string {
 
 function describe(report: CycleRunReport): string {
   const lines = [
-    `Subscription cycles as of ${report.as_of}${report.store_id ? ` for store ${report.store_id}` : ''}:`,
+    `Subscription cycles as of ${report.as_of ?? 'today (each store’s own day, in its time zone)'}${report.store_id ? ` for store ${report.store_id}` : ''}:`,
     ...report.charges_sent.map(
       (c) => `  charge sent: ${c.subscription_id} cycle ${c.cycle}, due ${c.due_date}`,
     ),
@@ -37,7 +37,7 @@ export function registerSubscriptionsCommand(program: Command): void {
     .option('--store <id>', 'only this store')
     .option(
       '--as-of <YYYY-MM-DD>',
-      'play that day as if it had come (staging, tests, catching up)',
+      'play that day as if it had come, for every store (staging, tests, catching up); default each store’s today in its time zone',
       calendarDate,
     )
     .option('--json', 'print one JSON object')

@@ -40,6 +40,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   },
   // PSP callbacks are only ever hints (each payment is confirmed at the PSP): kept for the audit, then gone.
   { table: 'pix_callbacks', column: 'received_at' },
+  // A subscription creation's progress matters only while it may be retried (the first charge's 30 min).
+  { table: 'subscription_creations', column: 'created_at' },
 ];
 
 export interface PruneOptions {

@@ -4,7 +4,7 @@ import { CouponRefused, holdCoupon } from '../coupons/coupon-holds.js';
 import type { Config } from '../config/config.js';
 import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
-import { createCharge } from '../pix/create-charge.js';
+import { createCharge, retryKeyOf } from '../pix/create-charge.js';
 import { ProviderError } from '../pix/live/provider-errors.js';
 import { createSubscription } from '../subscriptions/create-subscription.js';
 import type { SubscriptionCustomer } from '../subscriptions/create-subscription.js';
@@ -211,18 +211,21 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
 
 /**
  * A recurring product's order: a subscription through the API's own service, whose first charge
- * (paying the first period and authorising the rest) becomes the order's Pix.
+ * (paying the first period and authorising the rest) becomes the order's Pix. The buyer sending the
+ * same order again after a failure (same product, same buyer) resumes the unfinished creation at
+ * the PSP rather than making a second authorisation.
  */
 async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const body = {
+    product_id: order.product_id,
+    customer: JSON.parse(order.customer) as SubscriptionCustomer,
+  };
   const created = await createSubscription(
     db,
-    { storeId: order.store_id, livemode: order.livemode === 1 },
-    {
-      product_id: order.product_id,
-      customer: JSON.parse(order.customer) as SubscriptionCustomer,
-      tracking: JSON.parse(order.tracking) as Tracking,
-    },
-    { orderId: order.id },
+    scope,
+    { ...body, tracking: JSON.parse(order.tracking) as Tracking },
+    { orderId: order.id, retryKey: `page:${retryKeyOf(scope, 'purchase-page', body)!}` },
   );
   return created.first_charge;
 }

@@ -16,9 +16,20 @@ import { pixProviderFor } from '../pix/providers/index.js';
 import { findProduct } from '../products/products-repository.js';
 import type { ProductsTable, Recorrencia } from '../products/product-object.js';
 import { findStore } from '../stores/stores.js';
+import type { StoresTable } from '../stores/stores.js';
 import { prefixedId } from '../common/ids.js';
+import { localDate } from '../common/local-date.js';
 import { nowIso } from '../common/time.js';
-import { dateIn, periodicidadeOf } from './periods.js';
+import { periodicidadeOf } from './periods.js';
+import {
+  beginCreation,
+  completeCreation,
+  heldOf,
+  releaseCreation,
+  saveCreationStep,
+} from './creation-progress.js';
+import type { SubscriptionCreationsTable } from './creation-progress.js';
+import type { RecurringPixProvider } from './recurring-provider.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import { announceCreated } from './subscription-outcomes.js';
 import { toSubscription } from './subscription-object.js';
@@ -59,6 +70,11 @@ export interface CreateSubscriptionOptions {
   keep?: KeepAnswer | undefined;
   /** The purchase-page order this subscription is bought by. */
   orderId?: string | undefined;
+  /**
+   * Names this creation for a retry when there is no Idempotency-Key (the purchase page sending the
+   * same order again): an unfinished creation with the same key is resumed.
+   */
+  retryKey?: string | undefined;
   reconcileScheduleMs?: readonly number[] | undefined;
 }
 
@@ -67,7 +83,7 @@ export async function recurringProduct(
   db: Kysely<Database>,
   storeId: string,
   productId: string,
-): Promise<ProductsTable & { recorrencia: Recorrencia }> {
+): Promise<RecurringProduct> {
   const product = await findProduct(db, storeId, productId);
   if (!product) throw invalidRequest(`No such product: '${productId}'.`, 'product_id');
   if (product.ativo !== 1)
@@ -78,8 +94,10 @@ export async function recurringProduct(
       'product_id',
     );
   }
-  return product as ProductsTable & { recorrencia: Recorrencia };
+  return product as RecurringProduct;
 }
+
+type RecurringProduct = ProductsTable & { recorrencia: Recorrencia };
 
 /**
  * Creates a subscription and its first charge (Jornada 3): the provider creates the charge and the
@@ -87,6 +105,11 @@ export async function recurringProduct(
  * are the charge (`pix.created`) and the subscription (`subscription.created`) written, in one
  * transaction. The subscription copies the product's price, recurrence and retry policy now: later
  * product edits do not change it.
+ *
+ * Every step the PSP answered is saved (`subscription_creations`) before the next call, under a key
+ * of the request: a retry that failed half-way (a timeout, a 5xx after the PSP made the rec) resumes
+ * with the same subscription id, charge and txid and with what the PSP holds, so one subscription
+ * has one authorisation at its PSP however often its creation is retried.
  */
 export async function createSubscription(
   db: Kysely<Database>,
@@ -102,21 +125,66 @@ export async function createSubscription(
     pixProviderFor(db, scope),
     recurringProviderFor(db, scope),
   ]);
-  const id = prefixedId('sub');
-  const chargeId = prefixedId('pix');
+  const freshChargeId = prefixedId('pix');
+  const creation = await beginCreation(
+    db,
+    scope,
+    options.retryKey ?? retryKeyOf(scope, options.idempotencyKey, body) ?? prefixedId('once'),
+    {
+      subscriptionId: prefixedId('sub'),
+      chargeId: freshChargeId,
+      txid: pixProvider.txidFor(freshChargeId, null),
+    },
+    FIRST_CHARGE_SECONDS * 1000,
+  );
+  try {
+    const answer = await createFromProgress(db, scope, body, options, creation, {
+      provider,
+      customer,
+      product,
+      store,
+    });
+    countPixCharge('created', scope.livemode);
+    return answer;
+  } catch (error) {
+    // The lease would lapse anyway; released now, a retry resumes at once.
+    await releaseCreation(db, creation).catch(() => undefined);
+    throw error;
+  }
+}
+
+interface CreationContext {
+  provider: RecurringPixProvider;
+  customer: Customer;
+  product: RecurringProduct;
+  store: StoresTable;
+}
+
+/** The PSP's part (resumed from what an earlier try saved), then the rows, in one transaction. */
+async function createFromProgress(
+  db: Kysely<Database>,
+  scope: SubscriptionScope,
+  body: CreateSubscriptionBody,
+  options: CreateSubscriptionOptions,
+  creation: SubscriptionCreationsTable,
+  { provider, customer, product, store }: CreationContext,
+): Promise<CreatedSubscription> {
+  const id = creation.subscription_id;
+  const chargeId = creation.charge_id;
   const description = `Assinatura: ${product.nome}`.slice(0, 140);
   const created = await provider.createSubscriptionCharge({
-    txid: pixProvider.txidFor(chargeId, retryKeyOf(scope, options.idempotencyKey, body)),
+    txid: creation.txid,
     subscriptionId: id,
     objeto: [...product.nome].slice(0, VINCULO_MAX).join(''),
     customer,
-    dataInicial: dateIn(new Date(), store.timezone),
+    dataInicial: localDate(new Date(), store.timezone),
     periodicidade: periodicidadeOf(product.recorrencia),
     amountCents: product.preco_cents,
     politicaRetentativa: product.retry_policy === '3_in_7_days' ? 'PERMITE_3R_7D' : 'NAO_PERMITE',
     expiresIn: FIRST_CHARGE_SECONDS,
     description,
     receiver: pixReceiverFor(store, scope.livemode),
+    progress: { held: heldOf(creation), save: (step) => saveCreationStep(db, creation, step) },
   });
   const chargeRow = await newChargeRow(scope, chargeId, created, {
     amountCents: product.preco_cents,
@@ -156,7 +224,7 @@ export async function createSubscription(
     next_check_at: chargeRow.next_check_at,
     created_at: chargeRow.created_at,
   };
-  const answer = await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const firstCharge = toPixCharge(chargeRow, nowIso());
     const result: CreatedSubscription = { ...toSubscription(row), first_charge: firstCharge };
     // The answer first (an Idempotency-Key): a concurrent duplicate waits on the key and replays it.
@@ -164,8 +232,7 @@ export async function createSubscription(
     const chargeEvent = await insertChargeWithEvent(trx, chargeRow, firstCharge);
     await insertSubscription(trx, row);
     await announceCreated(trx, row, chargeEvent);
+    await completeCreation(trx, creation);
     return result;
   });
-  countPixCharge('created', scope.livemode);
-  return answer;
 }

@@ -7,6 +7,7 @@ import type { Customer } from '../pix/customer.js';
 import { pixReceiverFor } from '../pix/pix-settings.js';
 import { findStore } from '../stores/stores.js';
 import type { StoresTable } from '../stores/stores.js';
+import { cycleTxid } from './cycle-txid.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import type { SubscriptionCyclesTable, SubscriptionsTable } from './subscription-object.js';
 
@@ -71,7 +72,7 @@ export async function sendCycleCharges(
         livemode: subscription.livemode,
         subscription_id: subscription.id,
         cycle: number,
-        txid: provider.cycleTxid(subscription.id, number),
+        txid: cycleTxid(subscription.id, number),
         due_date: subscription.next_charge_date!,
         amount_cents: subscription.amount_cents,
         status: 'sending',

@@ -8,7 +8,7 @@ import { ApiError } from '../http/api-error.js';
 import { isPostgres } from '../webhooks/sql-dialect.js';
 import { announceNewEvents } from '../webhooks/delivery/wake.js';
 import { sendCycleCharges } from './cycle-charges.js';
-import { addDays, dateIn } from './periods.js';
+import { addDays, localDate } from '../common/local-date.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import { endSubscription, MAX_RETRIES, RETRY_WINDOW_DAYS } from './subscription-outcomes.js';
 import type { SubscriptionsTable } from './subscription-object.js';
@@ -16,7 +16,8 @@ import { findCycle, moveCycle, moveSubscription } from './subscriptions-reposito
 
 /** What one run did, as `storefront subscriptions run-cycles --json` prints it. */
 export interface CycleRunReport {
-  as_of: string;
+  /** The day played (`--as-of`), or null: each store's own today, in its time zone. */
+  as_of: string | null;
   store_id: string | null;
   charges_sent: Array<{ subscription_id: string; cycle: number; due_date: string }>;
   retries_requested: Array<{ subscription_id: string; cycle: number; date: string }>;
@@ -26,7 +27,7 @@ export interface CycleRunReport {
 }
 
 export interface RunCyclesOptions {
-  /** The day played, `YYYY-MM-DD`; default today in the store timezone. */
+  /** The day played, `YYYY-MM-DD`, for every store; default each store's today in its own time zone. */
   asOf?: string | undefined;
   storeId?: string | undefined;
   /** A claimed subscription is someone else's again after this long (a crashed scheduler's work resumes). */
@@ -45,7 +46,7 @@ const DEFAULT_LEASE_MS = 5 * 60 * 1000;
  */
 export async function claimDueSubscriptions(
   db: Kysely<Database>,
-  asOf: string,
+  day: StoreDay,
   storeId: string | undefined,
   limit: number,
   leaseMs: number,
@@ -54,10 +55,13 @@ export async function claimDueSubscriptions(
   const due = db
     .selectFrom('subscriptions')
     .select('id')
-    .where('next_action_date', '<=', asOf)
+    .where('next_action_date', '<=', day.asOf)
     .where('status', 'in', ['active', 'past_due'])
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
     .$if(storeId !== undefined, (q) => q.where('store_id', '=', storeId!))
+    .$if(day.timezone !== null, (q) =>
+      q.where('store_id', 'in', db.selectFrom('stores').select('id').where('timezone', '=', day.timezone!)),
+    )
     .orderBy('next_action_date')
     .limit(limit)
     .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
@@ -70,21 +74,41 @@ export async function claimDueSubscriptions(
     .execute();
 }
 
+/** A day to play: `asOf` for the stores in `timezone`, or for every store (null). */
+export interface StoreDay {
+  asOf: string;
+  timezone: string | null;
+}
+
+/**
+ * The days a run plays: the one given, or today in each time zone stores are in (a handful), so a
+ * store in Manaus reaches its due dates at its own midnight, an hour after one in São Paulo.
+ */
+async function daysToPlay(db: Kysely<Database>, options: RunCyclesOptions, now: Date): Promise<StoreDay[]> {
+  if (options.asOf !== undefined) return [{ asOf: options.asOf, timezone: null }];
+  const zones = await db
+    .selectFrom('stores')
+    .select('timezone')
+    .distinct()
+    .$if(options.storeId !== undefined, (q) => q.where('id', '=', options.storeId!))
+    .execute();
+  return zones.map(({ timezone }) => ({ asOf: localDate(now, timezone), timezone }));
+}
+
 /**
  * Runs the cycle scheduler once, as the worker does: for every subscription with work due by `asOf`
  * it sends the next cycle's charge (5 days before its due date), asks for a retry of a failed one
  * (when the policy allows and the 7 days are not over), or cancels it (`payment_failed`) when it is
  * out of retries; then it expires subscriptions whose first charge expired or was canceled unpaid.
- * `asOf` plays that day as if it had come. Safe with any number of schedulers at once: each
+ * Days are the store's (its `timezone`); `asOf` plays that day as if it had come, for every store. Safe with any number of schedulers at once: each
  * subscription is claimed first, and each cycle's charge is made once (see `sendCycleCharges`).
  */
 export async function runCycles(
   db: Kysely<Database>,
   options: RunCyclesOptions = {},
 ): Promise<CycleRunReport> {
-  const asOf = options.asOf ?? dateIn(new Date());
   const report: CycleRunReport = {
-    as_of: asOf,
+    as_of: options.asOf ?? null,
     store_id: options.storeId ?? null,
     charges_sent: [],
     retries_requested: [],
@@ -92,29 +116,31 @@ export async function runCycles(
     expired: [],
     failed: [],
   };
-  for (;;) {
-    const claimed = await claimDueSubscriptions(
-      db,
-      asOf,
-      options.storeId,
-      BATCH,
-      options.leaseMs ?? DEFAULT_LEASE_MS,
-    );
-    await sendDueCharges(
-      db,
-      claimed.filter((row) => row.status === 'active'),
-      report,
-    );
-    for (const row of claimed.filter((row) => row.status === 'past_due')) {
-      try {
-        await retryOrEnd(db, row, asOf, report);
-      } catch (error) {
-        // The lease keeps it from this run; it is due again for the next one once the lease ends.
-        if (!(error instanceof ApiError)) throw error;
-        report.failed.push({ subscription_id: row.id, error: error.message });
+  for (const day of await daysToPlay(db, options, new Date())) {
+    for (;;) {
+      const claimed = await claimDueSubscriptions(
+        db,
+        day,
+        options.storeId,
+        BATCH,
+        options.leaseMs ?? DEFAULT_LEASE_MS,
+      );
+      await sendDueCharges(
+        db,
+        claimed.filter((row) => row.status === 'active'),
+        report,
+      );
+      for (const row of claimed.filter((row) => row.status === 'past_due')) {
+        try {
+          await retryOrEnd(db, row, day.asOf, report);
+        } catch (error) {
+          // The lease keeps it from this run; it is due again for the next one once the lease ends.
+          if (!(error instanceof ApiError)) throw error;
+          report.failed.push({ subscription_id: row.id, error: error.message });
+        }
       }
+      if (claimed.length < BATCH) break;
     }
-    if (claimed.length < BATCH) break;
   }
   report.expired = await expireUnauthorised(db, options.storeId);
   return report;
@@ -226,7 +252,7 @@ export async function expireUnauthorised(db: Kysely<Database>, storeId?: string)
   return expired;
 }
 
-/** The worker's scheduler: runs `runCycles` for today every `intervalMs` (default 1 minute). */
+/** The worker's scheduler: runs `runCycles` for each store's today every `intervalMs` (default 1 minute). */
 export function startCycleScheduler(deps: {
   db: Kysely<Database>;
   log: Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;

@@ -8,8 +8,8 @@ import type { RecurringCallbackTarget } from '../pix/live/callback-routes.js';
 import { claimDue } from '../pix/live/reconcile-claim.js';
 import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../pix/live/reconcile-schedule.js';
 import type { DueCheck, ReconcilerLog } from '../pix/live/reconciler.js';
+import { storeToday } from '../stores/store-timezone.js';
 import { announceNewEvents } from '../webhooks/delivery/wake.js';
-import { dateIn } from './periods.js';
 import { recurringProviderFor } from './recurring-providers.js';
 import type { SubscriptionCyclesTable, SubscriptionsTable } from './subscription-object.js';
 import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
@@ -87,7 +87,7 @@ export function recurringChecks(
       }
       // One failure per attempt: attempt n+1 follows the n-th retry asked for.
       if (state.attemptFailed && cycle.failed_attempts === cycle.retries_requested) {
-        await failCycleAttempt(db, cycle, dateIn(new Date()));
+        await failCycleAttempt(db, cycle, await storeToday(db, cycle.store_id));
         announceNewEvents();
         log.info({ ...context, psp_status: state.status }, 'cycle attempt failed at the PSP');
       }

@@ -12,9 +12,12 @@ import type { ReceivedPix } from '../pix/providers/pix-provider.js';
  *   amount), `POST /rec` (with `ativacao.dadosJornada.txid` and `loc`), then
  *   `GET /rec/{idRec}?txid=` whose `dadosQR.pixCopiaECola` is the composite code (pays the first
  *   charge and authorises the recurrence in one QR). The code must be checked (CRC, amount) before
- *   it is returned, as `PixProvider.createCharge` does.
+ *   it is returned, as `PixProvider.createCharge` does. Each step the PSP answered is handed to
+ *   `progress.save` before the next call, and a retried creation passes what was saved in
+ *   `progress.held`: the provider reuses it (looking up a rec whose answer was lost, `GET /locrec`)
+ *   and never makes a second authorisation for one subscription.
  * - `scheduleCycleCharge` ≈ `PUT /cobr/{txid}`: one cycle's charge on the authorisation, sent 2 to
- *   10 days before its due date. The txid comes from `cycleTxid`, so a retried PUT (a crash between
+ *   10 days before its due date. The txid comes from `cycleTxid` (cycle-txid.ts), so a retried PUT (a crash between
  *   the call and our write) is the same cobr, never a second one.
  * - `requestRetry` ≈ `POST /cobr/{txid}/retentativa/{data}`, only when the authorisation allows
  *   retries (`PERMITE_3R_7D`).
@@ -41,8 +44,6 @@ import type { ReceivedPix } from '../pix/providers/pix-provider.js';
  */
 export interface RecurringPixProvider {
   readonly name: string;
-  /** The txid of a cycle's cobr: derived from the subscription and the cycle, `[A-Za-z0-9]{26,35}`. */
-  cycleTxid(subscriptionId: string, cycle: number): string;
   createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge>;
   scheduleCycleCharge(request: CycleChargeRequest): Promise<CycleCharge>;
   /** `data` is the day of the new attempt, `YYYY-MM-DD`. */
@@ -79,6 +80,20 @@ export interface SubscriptionChargeRequest {
   /** The first cob's `solicitacaoPagador`. */
   description: string | null;
   receiver: PixReceiver;
+  progress: CreationProgress;
+}
+
+/** What the PSP holds of a creation so far: its location (`POST /locrec`) and its rec (`POST /rec`). */
+export interface CreationHeld {
+  loc: { id: number; location: string } | null;
+  idRec: string | null;
+}
+
+/** A creation's steps at the PSP, saved as they are answered (table `subscription_creations`). */
+export interface CreationProgress {
+  /** What an earlier try of this creation got the PSP to hold (nothing on a first try). */
+  held: CreationHeld;
+  save(step: Partial<CreationHeld>): Promise<void>;
 }
 
 export interface SubscriptionCharge {

@@ -3,8 +3,8 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import { invalidRequest } from '../http/api-error.js';
 import { simulatedProvider } from '../pix/providers/index.js';
+import { storeToday } from '../stores/store-timezone.js';
 import { sendCycleCharge } from './cycle-charges.js';
-import { dateIn } from './periods.js';
 import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
 import type { SubscriptionsTable } from './subscription-object.js';
 
@@ -40,7 +40,7 @@ export async function simulateFailure(
 ): Promise<SubscriptionsTable> {
   billable(row, 'simulate_failure');
   const cycle = await sendCycleCharge(db, row);
-  return failCycleAttempt(db, cycle, dateIn(new Date()));
+  return failCycleAttempt(db, cycle, await storeToday(db, row.store_id));
 }
 
 /** The buyer revokes the authorisation at their bank. */

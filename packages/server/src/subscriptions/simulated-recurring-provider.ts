@@ -22,11 +22,6 @@ const SIMULATED_ISPB = '00000000';
 export const simulatedRecurringProvider: RecurringPixProvider = {
   name: 'simulated',
 
-  /** `c` + the subscription id's 24 random characters + the cycle: unique and within 26..35. */
-  cycleTxid(subscriptionId, cycle) {
-    return `c${subscriptionId.replace(/^sub_/, '')}${String(cycle).padStart(4, '0')}`;
-  },
-
   async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
     const cob = await simulatedProvider.createCharge({
       txid: request.txid,

@@ -9,7 +9,9 @@ import { approveSaleRecorded } from '../sales/approve-sale.js';
 import type { Sale } from '../sales/sale-object.js';
 import { newUuid } from '../common/ids.js';
 import { nowIso } from '../common/time.js';
-import { addDays, dateIn, daysBetween, periodBound } from './periods.js';
+import { addDays, daysBetween, localDate } from '../common/local-date.js';
+import { storeTimezone } from '../stores/store-timezone.js';
+import { periodBound } from './periods.js';
 import { toSubscription } from './subscription-object.js';
 import type {
   CancelReason,
@@ -96,7 +98,7 @@ export async function activateSubscriptionOfCharge(
     trx,
     row,
     ['pending', 'expired'],
-    paidThrough(row, dateIn(new Date(paidAt)), 1),
+    paidThrough(row, localDate(paidAt, await storeTimezone(trx, row.store_id)), 1),
   );
   return {
     sale: { subscription_id: row.id, cycle: 1 },

@@ -1,9 +1,11 @@
 import { expect, it } from 'vitest';
 import { parseCompositeBrCode } from '../../src/pix/brcode/index.js';
-import { addDays } from '../../src/subscriptions/periods.js';
+import { addDays } from '../../src/common/local-date.js';
 import { runCycles } from '../../src/subscriptions/cycle-scheduler.js';
 import { recurringChecks } from '../../src/subscriptions/live-checks.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
+import { updateStore } from '../../src/stores/stores.js';
+import { BUYER as PAGE_BUYER, pageRequest } from '../pages/page-support.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
@@ -112,5 +114,95 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
       'subscription.renewed',
       'subscription.canceled',
     ]);
+  });
+});
+
+describeEachDatabase('Live subscription creation retried after a PSP failure', (api) => {
+  const live = useLivePix(api);
+  /** `GET /rec/RR…?txid=…` → `GET /rec/:id`, as the fake PSP names routes for `failCall`. */
+  const routesOf = (calls: { method: string; path: string }[]) =>
+    calls.map(
+      (r) =>
+        `${r.method} /${r.path
+          .split('?')[0]!
+          .split('/')
+          .filter(Boolean)
+          .map((segment, i) => (i % 2 === 0 ? segment : ':id'))
+          .join('/')}`,
+    );
+
+  async function retriedCreation(failure: { route: string; after: boolean }) {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const product = await recurringProduct(api, store.key);
+    const key = { 'Idempotency-Key': `sub-${failure.route}-${failure.after}` };
+    const recsBefore = psp.rec.recs.size;
+    psp.failCall(failure.route, 1, { after: failure.after });
+    const failed = await subscribe(api, store.key, product.id, key);
+    expect(failed.status).toBe(502);
+    expect(
+      await api.db.selectFrom('subscriptions').select('id').where('store_id', '=', store.storeId).execute(),
+    ).toEqual([]);
+    const from = psp.requests.length;
+    const retried = await subscribe(api, store.key, product.id, key);
+    expect(retried.status).toBe(201);
+    const sub = retried.body;
+    // Exactly one authorisation at the PSP, the subscription's, and one subscription here.
+    const recs = [...psp.rec.recs.values()].filter((rec) => rec.vinculo.contrato === sub.id);
+    expect(recs.map((rec) => rec.idRec)).toEqual([sub.pix.id_rec]);
+    expect(psp.rec.recs.size).toBe(recsBefore + 1);
+    const stored = await api.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('store_id', '=', store.storeId)
+      .execute();
+    expect(stored.map((row) => [row.id, row.id_rec])).toEqual([[sub.id, sub.pix.id_rec]]);
+    expect(
+      await api.db
+        .selectFrom('subscription_creations')
+        .select(['subscription_id', 'id_rec'])
+        .where('store_id', '=', store.storeId)
+        .where('completed_at', 'is not', null)
+        .execute(),
+    ).toEqual([{ subscription_id: sub.id, id_rec: sub.pix.id_rec }]);
+    // The code the buyer scans pays this cob and authorises this rec.
+    expect(parseCompositeBrCode(sub.first_charge.pix.copy_paste).recurrenceUrl).toBe(recs[0]!.loc.location);
+    const calls = psp.requests.slice(from).filter((r) => r.path.startsWith('/v2/'));
+    return { sub, store, psp, retryCalls: routesOf(calls.map((r) => ({ ...r, path: r.path.slice(3) }))) };
+  }
+
+  it('the PSP made the rec but its answer was lost: the retry finds it through GET /locrec/{id} and makes no second one', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'POST /rec', after: true });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /locrec/:id', 'GET /rec/:id']);
+  });
+
+  it('a 5xx on the call after POST /rec: the retry reuses the saved rec and location', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'GET /rec/:id', after: false });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /rec/:id']);
+  });
+
+  it('the purchase page: the buyer sending the same order again after the page’s 503 gets the rec the PSP made, not a second', async () => {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const { handle } = (await updateStore(api.db, store.storeId, { checkoutMode: 'live' }))!;
+    const product = await recurringProduct(api, store.key);
+    const order = () =>
+      pageRequest(api, 'POST', `/p/${handle}/${product.slug}/orders`, { ...PAGE_BUYER, bump: false });
+    const recsBefore = psp.rec.recs.size;
+    psp.failCall('POST /rec', 1, { after: true });
+    const failed = await order();
+    expect(failed.status).toBe(503);
+    const placed = await order();
+    expect(placed.status).toBe(201);
+    const [sub, ...others] = (await api.as(store.key).get('/subscriptions')).body.data;
+    expect(others).toEqual([]);
+    expect(psp.rec.recs.size).toBe(recsBefore + 1);
+    expect(psp.rec.recs.get(sub.pix.id_rec)!.vinculo.contrato).toBe(sub.id);
+    expect((await api.as(store.key).get('/orders')).body.data.map((o: any) => o.status)).toEqual(['pending']);
+  });
+
+  it('POST /rec refused before the PSP made anything: the retry makes the one rec on the saved location', async () => {
+    const { retryCalls } = await retriedCreation({ route: 'POST /rec', after: false });
+    expect(retryCalls).toEqual(['PUT /cob/:id', 'GET /locrec/:id', 'POST /rec', 'GET /rec/:id']);
   });
 });

@@ -189,20 +189,39 @@ describe('retention settings and `storefront prune`', () => {
       .insertInto('events')
       .values(eventRow(store.id, at(Date.now() - 10 * DAY_MS)))
       .execute();
+    // A subscription creation's progress, long finished: transient, so it goes with the window.
+    await db.kysely
+      .insertInto('subscription_creations')
+      .values({
+        id: 'scr_old',
+        store_id: store.id,
+        livemode: 1,
+        retry_key: 'k',
+        subscription_id: 'sub_old',
+        charge_id: 'pix_old',
+        txid: 'pixold000000000000000000000',
+        loc_id: 1,
+        loc_location: 'psp.example.com/qr/v2/rec/1',
+        id_rec: null,
+        completed_at: at(Date.now() - 10 * DAY_MS),
+        claimed_until: null,
+        created_at: at(Date.now() - 10 * DAY_MS),
+      })
+      .execute();
     await db.close();
     const env = { ...process.env, DATABASE_URL: url };
 
     const keep = JSON.parse((await run(process.execPath, [BIN, 'prune', '--json'], { env })).stdout);
     expect(keep).toEqual({
       older_than_days: 30,
-      pruned: { webhook_deliveries: 0, events: 0, pix_callbacks: 0 },
+      pruned: { webhook_deliveries: 0, events: 0, pix_callbacks: 0, subscription_creations: 0 },
     });
     const cut = JSON.parse(
       (await run(process.execPath, [BIN, 'prune', '--older-than', '9', '--json'], { env })).stdout,
     );
     expect(cut).toEqual({
       older_than_days: 9,
-      pruned: { webhook_deliveries: 0, events: 1, pix_callbacks: 0 },
+      pruned: { webhook_deliveries: 0, events: 1, pix_callbacks: 0, subscription_creations: 1 },
     });
 
     const refused = await run(process.execPath, [BIN, 'prune', '--older-than', 'soon'], { env }).catch(

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addDays, dateIn } from '../../src/subscriptions/periods.js';
+import { addDays, localDate } from '../../src/common/local-date.js';
 import { startCycleScheduler } from '../../src/subscriptions/cycle-scheduler.js';
 import { runCli } from '../support/cli.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
@@ -98,7 +98,7 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     await runJson('--store', storeId, '--as-of', addDays(due, -5));
     const pastDue = (await api.as(key).post(`/subscriptions/${sub.id}/simulate_failure`)).body;
     expect(pastDue.status).toBe('past_due');
-    const today = dateIn(new Date());
+    const today = localDate(new Date(), 'America/Sao_Paulo');
     const retryDay = addDays(today, 1);
     const retried = await runJson('--store', storeId, '--as-of', retryDay);
     expect(retried.retries_requested).toContainEqual({ subscription_id: sub.id, cycle: 2, date: retryDay });
@@ -156,7 +156,7 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     // As if the month had passed: the next cycle's charge is due today in the store's timezone.
     await api.db
       .updateTable('subscriptions')
-      .set({ next_action_date: dateIn(new Date()) })
+      .set({ next_action_date: localDate(new Date(), 'America/Sao_Paulo') })
       .where('id', '=', sub.id)
       .execute();
     const schedulers = [1, 2].map(() => startCycleScheduler({ db: api.db, log: silentLog, intervalMs: 50 }));

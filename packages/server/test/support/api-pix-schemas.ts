@@ -23,6 +23,7 @@ export type ApiPixSchema =
   | 'RecCompleta'
   | 'RecNotification'
   | 'PayloadLocationRecGerada'
+  | 'PayloadLocationRecCompleta'
   | 'CobRSolicitada'
   | 'CobRGerada'
   | 'CobRCompleta'

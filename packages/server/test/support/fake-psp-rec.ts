@@ -3,7 +3,8 @@ import type { ApiPixSchema } from './api-pix-schemas.js';
 import { Problem, alnum, dynamicBrCode } from './fake-psp-wire.js';
 
 /**
- * The fake PSP's Pix Automático: `POST /locrec`, `POST|GET|PATCH /rec`, `PUT|GET /cobr/{txid}`,
+ * The fake PSP's Pix Automático: `POST /locrec`, `GET /locrec/{id}` (names the rec linked to it),
+ * `POST|GET|PATCH /rec`, `PUT|GET /cobr/{txid}`,
  * `POST /cobr/{txid}/retentativa/{data}`, `PUT /webhookrec`, `PUT /webhookcobr`. Every request body
  * is checked against the standard's JSON schema (400 with its `violacoes`), and every answer is
  * checked against the schema of its shape before it leaves, so neither side drifts from the
@@ -359,6 +360,11 @@ export function fakeRecResources(context: FakeRecContext): FakeRecResources {
           };
           resources.locrecs.set(loc.id, loc);
           return answer('PayloadLocationRecGerada', 201, loc);
+        }
+        case 'GET locrec/:id': {
+          const loc = resources.locrecs.get(Number(id));
+          if (!loc) throw notFound(`Location ${id}`);
+          return answer('PayloadLocationRecCompleta', 200, loc);
         }
         case 'POST rec':
           return createRec(object);

@@ -111,6 +111,13 @@ export interface FakePsp {
   dropCallbacks: boolean;
   /** The next `count` API calls (not the token endpoint) answer 500, or hang without answering. */
   failWith(mode: '500' | 'hang', count?: number): void;
+  /**
+   * The `nth` coming call (1: the next) of `route` answers 500. A route is the method and the path
+   * after `/v2` with each id written `:id`: `'POST /rec'`, `'GET /rec/:id'`, `'PUT /cob/:id'`.
+   * `{ after: true }` plays a PSP that did the work and lost the answer (a 5xx or a timeout on the
+   * way back): the change is stored, the caller sees only the 500.
+   */
+  failCall(route: string, nth?: number, options?: { after?: boolean }): void;
   /** Every token issued so far stops working (401). */
   expireTokens(): void;
   /** While true, every API call answers 401, even with a token just issued (a revoked client). */
@@ -233,6 +240,21 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
   const callbacks: FakePsp['callbacks'] = [];
   const hanging = new Set<ServerResponse>();
   let failures: { mode: '500' | 'hang'; count: number } | null = null;
+  const routeFailures: { route: string; remaining: number; after: boolean }[] = [];
+  /** `GET /rec/RR1234…?txid=…` → `GET /rec/:id`: the resource names stay, the ids between them go. */
+  const routeOf = (method: string, path: string) =>
+    `${method} /${path
+      .split('/')
+      .filter(Boolean)
+      .map((segment, i) => (i % 2 === 0 ? segment : ':id'))
+      .join('/')}`;
+  const internalError = () =>
+    new Problem(
+      500,
+      'ErroInternoDoServidor',
+      'Erro interno do servidor.',
+      'Condição inesperada ao processar requisição.',
+    );
   let port = 0;
 
   const send = (res: ServerResponse, status: number, body?: unknown) => {
@@ -600,6 +622,14 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
         new Problem(401, 'AcessoNegado', 'Não autorizado.', 'Token de acesso ausente, inválido ou expirado.'),
       );
     }
+    const route = routeOf(req.method ?? '', url.pathname.slice(3));
+    const injected = routeFailures.find((f) => f.route === route);
+    if (injected && --injected.remaining === 0) {
+      routeFailures.splice(routeFailures.indexOf(injected), 1);
+      if (injected.after)
+        await api(req.method ?? '', url.pathname.slice(3), url, body).catch(() => undefined);
+      return sendProblem(res, internalError());
+    }
     if (failures && failures.count > 0) {
       failures.count--;
       const mode = failures.mode;
@@ -610,15 +640,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
         hanging.add(res);
         return;
       }
-      return sendProblem(
-        res,
-        new Problem(
-          500,
-          'ErroInternoDoServidor',
-          'Erro interno do servidor.',
-          'Condição inesperada ao processar requisição.',
-        ),
-      );
+      return sendProblem(res, internalError());
     }
     try {
       const [status, answer] = await api(req.method ?? '', url.pathname.slice(3), url, body);
@@ -680,6 +702,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     refuseTxidReuse: false,
     failWith(mode, count = 1) {
       failures = { mode, count };
+    },
+    failCall(route, nth = 1, failOptions = {}) {
+      routeFailures.push({ route, remaining: nth, after: failOptions.after ?? false });
     },
     expireTokens() {
       for (const token of tokens.keys()) tokens.set(token, 0);

@@ -33,6 +33,8 @@ export function apiPixClient(transport: ApiPixTransport) {
 
     // Pix Automático. The standard gives `POST /locrec` no body: the PSP makes a location of type rec.
     postLocrec: () => call<PayloadLocationRec>('POST', '/locrec'),
+    /** The location with the rec linked to it (`idRec`), if any: how a lost POST /rec answer is found. */
+    getLocrec: (id: number) => call<PayloadLocationRec>('GET', `/locrec/${segment(String(id))}`),
     postRec: (body: RecSolicitada) => call<RecCompleta>('POST', '/rec', body),
     /** With the first charge's txid, `dadosQR` carries the composite code of Jornada 3. */
     getRec: (idRec: string, txid?: string) =>

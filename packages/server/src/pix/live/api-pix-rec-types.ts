@@ -58,8 +58,10 @@ export interface RecCompleta {
 
 /**
  * `PUT /cobr/{txid}` body (CobRSolicitada). `devedor` of a cobr holds contact data only (its identity
- * is the rec's). The standard also lists the receiving account (`recebedor`); it is not sent: the PSP
- * credits the account of the credentials that created the authorisation.
+ * is the rec's). KNOWN GAP: the standard (API Pix 2.9.0) makes `recebedor` required here, the
+ * receiving account (`conta` and `tipoConta` required, `agencia` optional). Storefront does not hold
+ * a store's bank account, so it is not sent and none is made up: a PSP that applies the schema
+ * refuses the cobr (400 CobROperacaoInvalida) until stores can record that account.
  */
 export interface CobRSolicitada {
   idRec: string;

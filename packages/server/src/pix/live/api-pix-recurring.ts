@@ -22,6 +22,7 @@ import { TXID_TAKEN_STATUSES, checkedCode, cutTo, devedorOf, paymentAmong } from
 const VINCULO_MAX = 35;
 /** `vinculo.devedor.nome` of a recurrence: at most 140. */
 const DEVEDOR_NOME_MAX = 140;
+const ID_REC = /^[a-zA-Z0-9]{29}$/;
 const REC_STATUSES: readonly RecStatus[] = ['CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA'];
 const COBR_STATUSES: readonly CobrStatus[] = [
   'CRIADA',
@@ -46,17 +47,19 @@ export function apiPixRecurring(
   return {
     name: 'api-pix',
 
-    /** `c` + the subscription id's 24 random characters + the cycle (4 digits): 29 characters. */
-    cycleTxid(subscriptionId, cycle) {
-      return `c${subscriptionId.replace(/^sub_/, '')}${String(cycle).padStart(4, '0')}`;
-    },
-
     async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
       const devedor = recDevedorOf(request.customer);
-      const loc = await client.postLocrec();
-      if (!Number.isInteger(loc?.id) || typeof loc.location !== 'string') {
-        throw new ProviderError('The PSP answered POST /locrec without a location id.');
+      const { held, save } = request.progress;
+      let loc = held.loc;
+      if (loc === null) {
+        const made = await client.postLocrec();
+        if (!Number.isInteger(made?.id) || typeof made.location !== 'string') {
+          throw new ProviderError('The PSP answered POST /locrec without a location id.');
+        }
+        loc = { id: made.id, location: made.location };
+        await save({ loc });
       }
+      // The same txid as an earlier try: the PSP's cob is that try's (see createCharge).
       const cob = await createCharge({
         txid: request.txid,
         amountCents: request.amountCents,
@@ -77,22 +80,32 @@ export function apiPixRecurring(
         loc: loc.id,
         ativacao: { dadosJornada: { txid: request.txid } },
       };
-      const rec = await client.postRec(body);
-      if (typeof rec?.idRec !== 'string' || !/^[a-zA-Z0-9]{29}$/.test(rec.idRec)) {
-        throw new ProviderError('The PSP answered POST /rec without a valid idRec.');
+      // A location from an earlier try may already carry the rec that try made (its answer lost to a
+      // timeout or a 5xx): the standard's GET /locrec/{id} names it, and that rec is this one.
+      let idRec = held.idRec ?? (held.loc === null ? null : await recOfLocation(client, loc.id));
+      if (idRec === null) {
+        const rec = await client.postRec(body);
+        if (typeof rec?.idRec !== 'string' || !ID_REC.test(rec.idRec)) {
+          throw new ProviderError('The PSP answered POST /rec without a valid idRec.');
+        }
+        idRec = rec.idRec;
       }
-      const withQr = await client.getRec(rec.idRec, request.txid);
+      if (idRec !== held.idRec) await save({ idRec });
+      const withQr = await client.getRec(idRec, request.txid);
+      if (withQr?.vinculo?.contrato !== body.vinculo.contrato) {
+        throw new ProviderError(`The PSP's rec ${idRec} is not this subscription's authorisation.`);
+      }
       const copyPaste = withQr?.dadosQR?.pixCopiaECola;
       if (typeof copyPaste !== 'string') {
-        throw new ProviderError(
-          `The PSP sent no composite code (dadosQR.pixCopiaECola) for rec ${rec.idRec}.`,
-        );
+        throw new ProviderError(`The PSP sent no composite code (dadosQR.pixCopiaECola) for rec ${idRec}.`);
       }
       checkComposite(copyPaste, request.amountCents, cob.location, loc.location);
-      return { txid: cob.txid, idRec: rec.idRec, copyPaste, location: cob.location };
+      return { txid: cob.txid, idRec, copyPaste, location: cob.location };
     },
 
     async scheduleCycleCharge(request) {
+      // No `recebedor`, which the standard requires: we do not hold the store's account (agência,
+      // conta, tipoConta) and do not invent it. See CobRSolicitada and docs/subscriptions.md.
       const body: CobRSolicitada = {
         idRec: request.idRec,
         calendario: { dataDeVencimento: request.dueDate },
@@ -146,6 +159,16 @@ export function apiPixRecurring(
       };
     },
   };
+}
+
+/** The rec a location is linked to (`GET /locrec/{id}`), or null when none is yet. */
+async function recOfLocation(client: ApiPixClient, locId: number): Promise<string | null> {
+  const loc = await client.getLocrec(locId);
+  if (loc?.idRec === undefined) return null;
+  if (typeof loc.idRec !== 'string' || !ID_REC.test(loc.idRec)) {
+    throw new ProviderError(`The PSP answered GET /locrec/${locId} with an invalid idRec.`);
+  }
+  return loc.idRec;
 }
 
 /** The standard requires the debtor's document and name on a recurrence. */

@@ -1,0 +1,61 @@
+/*
+ * Calendar days (`YYYY-MM-DD`) as a store counts them: the one place that turns an instant into a
+ * local date and does day arithmetic. A store's days are counted in its own IANA time zone
+ * (`stores.timezone`, see `storeTimezone`), never in UTC or in the server's zone: a sale at 23:30 in
+ * Manaus is that day's in Manaus even though it is already tomorrow in São Paulo and in UTC.
+ */
+
+/** The zone of a store without one of its own. */
+export const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** `en-CA` writes dates as YYYY-MM-DD; one formatter per zone, made once. */
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
+    } catch {
+      // A zone this Node does not know counts in the default rather than losing the fact.
+      format = formatIn(DEFAULT_TIMEZONE);
+    }
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The local date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDate(instant: string | number | Date, timeZone: string): string {
+  return formatIn(timeZone).format(new Date(instant));
+}
+
+/** Whether `text` is a real calendar day written `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  const match = DATE_PATTERN.exec(text);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === text;
+}
+
+/** A calendar day as midnight UTC: only for arithmetic on days, never to tell an instant's day. */
+export function dayStartUtc(date: string): Date {
+  return new Date(`${date}T00:00:00.000Z`);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(dayStartUtc(date).getTime() + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dayStartUtc(to).getTime() - dayStartUtc(from).getTime()) / DAY_MS);
+}
