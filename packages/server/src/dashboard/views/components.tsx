@@ -82,7 +82,9 @@ export function Field(props: FieldLabels & Omit<InputHTMLAttributes<HTMLInputEle
   return (
     <FieldFrame
       {...{ label, name, error, hint, id }} // id and name first, as people reading the HTML expect them.
-      control={(tie) => <input id={tie.id} name={tie.name} {...input} {...tie} />}
+      control={({ id: fieldId, name: fieldName, ...aria }) => (
+        <input id={fieldId} name={fieldName} {...input} {...aria} />
+      )}
     />
   );
 }
