@@ -16,6 +16,22 @@ export async function findProduct(
   return (await selectProduct(db, storeId, id)).rows[0];
 }
 
+/** The store's products with these codes (the code people read in the dashboard), by code. */
+export async function productsByCodigo(
+  db: Kysely<Database>,
+  storeId: string,
+  codigos: string[],
+): Promise<Map<string, Pick<ProductsTable, 'id' | 'codigo' | 'nome'>>> {
+  if (codigos.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'codigo', 'nome'])
+    .where('store_id', '=', storeId)
+    .where('codigo', 'in', codigos)
+    .execute();
+  return new Map(rows.map((row) => [row.codigo, row]));
+}
+
 export interface ProductFilters {
   ativo?: boolean | undefined;
   codigo?: string | undefined;

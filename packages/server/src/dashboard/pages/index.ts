@@ -6,6 +6,7 @@ import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
 import { loginPages } from './login/login-routes.js';
 import { pspPages } from './psp/psp-routes.js';
+import { produtosPages } from './produtos/produtos-routes.js';
 import { pedidosPages } from './pedidos/pedidos-routes.js';
 import { sessionPages } from './sessao/session-routes.js';
 import { vendasPages } from './vendas/vendas-routes.js';
@@ -25,4 +26,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   developersPages,
   pspPages,
   vendasPages,
+  produtosPages,
 ];
