@@ -28,11 +28,31 @@ export function parseWhole(value: string | undefined): number | string {
 /** A price as the forms show it: `1234,56`. */
 export const brlInput = (amount: number): string => amount.toFixed(2).replace('.', ',');
 
+/** A form shown again after a refusal: what was typed, and the refused field's message by its API name. */
+export interface RefusedForm<V> {
+  values: V;
+  errors: Record<string, string>;
+}
+
 /**
- * The field a refused body names (its first segment: `product_ids.2` → `product_ids`), or null for a
- * refusal of the body as a whole. Anything but a 400 is not a form's problem and is thrown on.
+ * The form state for a refused body: the field it names (its first segment: `product_ids.2` →
+ * `product_ids`) gets that field's message; a refusal of the body as a whole goes to `first`, the
+ * form's first field. Anything but a 400 is not the form's problem and is thrown on.
  */
-export function refusedField(error: unknown): string | null {
+export function refusedForm<V>(
+  error: unknown,
+  values: V,
+  messages: Record<string, string>,
+  first: string,
+): RefusedForm<V> {
   if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
-  return error.param?.split('.')[0] ?? null;
+  const field = error.param?.split('.')[0] ?? first;
+  return { values, errors: { [field]: messages[field] ?? 'Confira este campo.' } };
+}
+
+/** The fields whose value differs between two states of one API object (for the audit log). */
+export function changedFields<T extends object>(before: T, after: T): string[] {
+  return (Object.keys(after) as (keyof T & string)[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
 }

@@ -16,20 +16,20 @@ export async function findProduct(
   return (await selectProduct(db, storeId, id)).rows[0];
 }
 
-/** The store's products with these codes (the code people read in the dashboard), by code. */
-export async function productsByCodigo(
+/** The store's products among these ids or codes (the code people read in the dashboard). */
+export async function productsBy(
   db: Kysely<Database>,
   storeId: string,
-  codigos: string[],
-): Promise<Map<string, Pick<ProductsTable, 'id' | 'codigo' | 'nome'>>> {
-  if (codigos.length === 0) return new Map();
-  const rows = await db
+  key: 'id' | 'codigo',
+  values: string[],
+): Promise<Pick<ProductsTable, 'id' | 'codigo' | 'nome'>[]> {
+  if (values.length === 0) return [];
+  return db
     .selectFrom('products')
     .select(['id', 'codigo', 'nome'])
     .where('store_id', '=', storeId)
-    .where('codigo', 'in', codigos)
+    .where(key, 'in', values)
     .execute();
-  return new Map(rows.map((row) => [row.codigo, row]));
 }
 
 export interface ProductFilters {

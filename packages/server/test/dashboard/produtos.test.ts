@@ -60,9 +60,11 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
         .selectFrom('audit_log')
         .select(['action', 'detail'])
         .where('store_id', '=', storeId)
-        .where('action', 'like', 'product_%')
+        .orderBy('created_at')
         .execute()
-    ).map((entry) => `${entry.action}: ${entry.detail}`);
+    )
+      .filter((entry) => entry.action.startsWith('product_'))
+      .map((entry) => `${entry.action}: ${entry.detail}`);
   /** Creates through the dashboard; returns the new product's id. */
   async function create(fields: Record<string, string>): Promise<string> {
     const res = await post('editor', PATH, form(fields));

@@ -1,6 +1,7 @@
 import type { DashboardPages } from '../page.js';
 import { assinaturasPages } from './assinaturas/assinaturas-routes.js';
 import { settingsPages } from './configuracoes/settings-routes.js';
+import { cuponsPages } from './cupons/cupons-routes.js';
 import { developersPages } from './desenvolvedores/developers-routes.js';
 import { invitePages } from './convite/invite-routes.js';
 import { inicioPages } from './inicio/inicio-routes.js';
@@ -27,4 +28,5 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   pspPages,
   vendasPages,
   produtosPages,
+  cuponsPages,
 ];

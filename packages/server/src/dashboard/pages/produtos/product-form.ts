@@ -6,7 +6,7 @@ import { bodyValidator } from '../../../http/body-validator.js';
 import { invalidRequest } from '../../../http/api-error.js';
 import type { Product } from '../../../products/product-object.js';
 import { CreateProductBody, UpdateProductBody } from '../../../products/product-schemas.js';
-import { productsByCodigo } from '../../../products/products-repository.js';
+import { productsBy } from '../../../products/products-repository.js';
 import { brlInput, optionalText, parseBrl } from '../../form-values.js';
 
 /*
@@ -68,7 +68,7 @@ const checkUpdate = bodyValidator(UpdateProductBody);
 async function bumpId(db: Kysely<Database>, storeId: string, codigo: string | undefined) {
   const code = (codigo ?? '').trim().toUpperCase();
   if (code === '') return null;
-  const found = (await productsByCodigo(db, storeId, [code])).get(code);
+  const [found] = await productsBy(db, storeId, 'codigo', [code]);
   if (!found) throw invalidRequest(`No such product: '${code}'.`, 'order_bump_product_id');
   return found.id;
 }
@@ -127,11 +127,4 @@ export function productValues(product: Product, bumpCodigo: string | null): Prod
     recorrencia: text(product.recorrencia),
     retry_policy: product.retry_policy,
   };
-}
-
-/** The API fields whose value differs between two states of a product (for the audit log). */
-export function changedFields(before: Product, after: Product): string[] {
-  return (Object.keys(after) as (keyof Product)[]).filter(
-    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
-  );
 }

@@ -11,12 +11,11 @@ import { audit } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { DashboardError } from '../../dashboard-plugin.js';
-import { refusedField } from '../../form-values.js';
+import { changedFields, refusedForm } from '../../form-values.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { listQuery, readListPage } from '../../views/listing.js';
 import {
   changeBody,
-  changedFields,
   creationBody,
   PRODUCT_FIELD_ERRORS,
   ProductForm,
@@ -82,14 +81,8 @@ export const produtosPages = definePages('produtos', async (app, services) => {
   const usableCheckouts = (storeId: string) =>
     listCheckoutsQuery(db, storeId).where('archived', '=', 0).orderBy('created_at').execute();
 
-  /** A refused form: the field the API named gets its message; nothing was written. */
-  function refusal(error: unknown, values: ProductValues): ProductFormState {
-    const field = refusedField(error);
-    return {
-      values,
-      errors: { [field ?? 'nome']: PRODUCT_FIELD_ERRORS[field ?? ''] ?? 'Confira este campo.' },
-    };
-  }
+  const refusal = (error: unknown, values: ProductValues) =>
+    refusedForm(error, values, PRODUCT_FIELD_ERRORS, 'nome');
 
   async function showForm(
     request: FastifyRequest,

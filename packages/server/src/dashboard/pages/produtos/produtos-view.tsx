@@ -2,6 +2,7 @@ import { formatBrl } from '../../../common/money.js';
 import type { CheckoutsTable } from '../../../checkouts/checkout-object.js';
 import type { ProductsTable, Recorrencia, RetryPolicy } from '../../../products/product-object.js';
 import { RECORRENCIAS } from '../../../products/product-object.js';
+import type { RefusedForm } from '../../form-values.js';
 import { Field, Notice, PostForm, SelectField, TextAreaField } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
 import { ListTable, OlderPage } from '../../views/listing.js';
@@ -85,11 +86,7 @@ export function ProductsList(props: {
   );
 }
 
-export interface ProductFormState {
-  values: ProductValues;
-  /** By the API's field name. */
-  errors: Record<string, string>;
-}
+export type ProductFormState = RefusedForm<ProductValues>;
 
 /** Every field of a product, as one form that works without JavaScript. */
 export function ProductFormView(props: {
