@@ -85,7 +85,11 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
   ) {
     const session = member(request);
     const coupon = toCoupon(row);
-    const products = await productsBy(db, session.storeId, 'id', coupon.product_ids);
+    const found = new Map(
+      (await productsBy(db, session.storeId, 'id', coupon.product_ids)).map((row) => [row.id, row]),
+    );
+    // In the coupon's own order.
+    const products = coupon.product_ids.flatMap((id) => found.get(id) ?? []);
     return sendPage(request, reply, services, {
       title: `Cupom ${coupon.code}`,
       nav: 'cupons',
