@@ -157,8 +157,13 @@ export function ProductFormView(props: {
       />
       <fieldset class="choices stack">
         <legend>Order bump</legend>
-        <label class="choice">
-          <input type="checkbox" name="order_bump_enabled" checked={values.order_bump_enabled === 'on'} />{' '}
+        <label class="choice" for="f-order_bump_enabled">
+          <input
+            id="f-order_bump_enabled"
+            type="checkbox"
+            name="order_bump_enabled"
+            checked={values.order_bump_enabled === 'on'}
+          />{' '}
           Oferecer order bump
         </label>
         <Field
