@@ -45,6 +45,14 @@ export const AUDIT_ACTIONS = {
   psp_settings_changed: 'Configurações do PSP alteradas',
   subscription_canceled: 'Assinatura cancelada',
   sale_refunded: 'Venda reembolsada',
+  product_created: 'Produto criado',
+  product_updated: 'Produto alterado',
+  product_archived: 'Produto arquivado',
+  product_reactivated: 'Produto reativado',
+  coupon_created: 'Cupom criado',
+  coupon_updated: 'Cupom alterado',
+  coupon_archived: 'Cupom arquivado',
+  coupon_reactivated: 'Cupom reativado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -87,3 +87,6 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   httpPart === 'body'
     ? (bodyAjv.compile(schema) as Validate)
     : finiteNumbersOnly(textAjv.compile(schema), schema);
+
+/** A body schema compiled exactly as the API's routes compile it (for bodies that arrive another way). */
+export const compileBodySchema = (schema: AnySchema): ValidateFunction => bodyAjv.compile(schema);

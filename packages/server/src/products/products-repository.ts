@@ -16,6 +16,22 @@ export async function findProduct(
   return (await selectProduct(db, storeId, id)).rows[0];
 }
 
+/** The store's products among these ids or codes (the code people read in the dashboard). */
+export async function productsBy(
+  db: Kysely<Database>,
+  storeId: string,
+  key: 'id' | 'codigo',
+  values: string[],
+): Promise<Pick<ProductsTable, 'id' | 'codigo' | 'nome'>[]> {
+  if (values.length === 0) return [];
+  return db
+    .selectFrom('products')
+    .select(['id', 'codigo', 'nome'])
+    .where('store_id', '=', storeId)
+    .where(key, 'in', values)
+    .execute();
+}
+
 export interface ProductFilters {
   ativo?: boolean | undefined;
   codigo?: string | undefined;

