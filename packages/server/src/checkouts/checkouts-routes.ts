@@ -97,9 +97,15 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      db.transaction().execute(async (trx) =>
-        archiveCheckout(trx, request.auth, await checkoutOr404(trx, request.auth.storeId, request.params.id)),
-      ),
+      db
+        .transaction()
+        .execute(async (trx) =>
+          archiveCheckout(
+            trx,
+            request.auth,
+            await checkoutOr404(trx, request.auth.storeId, request.params.id),
+          ),
+        ),
   );
 
   app.patch(
@@ -116,14 +122,16 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      db.transaction().execute(async (trx) =>
-        changeCheckout(
-          trx,
-          request.auth,
-          await checkoutOr404(trx, request.auth.storeId, request.params.id),
-          request.body,
+      db
+        .transaction()
+        .execute(async (trx) =>
+          changeCheckout(
+            trx,
+            request.auth,
+            await checkoutOr404(trx, request.auth.storeId, request.params.id),
+            request.body,
+          ),
         ),
-      ),
   );
 
   app.post(
@@ -139,8 +147,14 @@ export async function checkoutsRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      db.transaction().execute(async (trx) =>
-        unarchiveCheckout(trx, request.auth, await checkoutOr404(trx, request.auth.storeId, request.params.id)),
-      ),
+      db
+        .transaction()
+        .execute(async (trx) =>
+          unarchiveCheckout(
+            trx,
+            request.auth,
+            await checkoutOr404(trx, request.auth.storeId, request.params.id),
+          ),
+        ),
   );
 }

@@ -45,6 +45,10 @@ export const AUDIT_ACTIONS = {
   psp_settings_changed: 'Configurações do PSP alteradas',
   subscription_canceled: 'Assinatura cancelada',
   sale_refunded: 'Venda reembolsada',
+  checkout_created: 'Checkout criado',
+  checkout_updated: 'Checkout alterado',
+  checkout_archived: 'Checkout arquivado',
+  checkout_unarchived: 'Checkout desarquivado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,5 +1,6 @@
 import type { DashboardPages } from '../page.js';
 import { assinaturasPages } from './assinaturas/assinaturas-routes.js';
+import { checkoutsPages } from './checkouts/checkouts-routes.js';
 import { settingsPages } from './configuracoes/settings-routes.js';
 import { developersPages } from './desenvolvedores/developers-routes.js';
 import { invitePages } from './convite/invite-routes.js';
@@ -21,6 +22,7 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   inicioPages,
   pedidosPages,
   assinaturasPages,
+  checkoutsPages,
   settingsPages,
   developersPages,
   pspPages,

@@ -26,7 +26,7 @@ function parseCursor(text: string | undefined): Cursor | undefined {
  * One page of a list newest first by (created_at, id), after the cursor in `antes`: one row more is
  * read to know whether an older page exists, whose cursor is then returned.
  */
-export async function readListPage<T extends 'orders' | 'subscriptions', Row extends Cursor>(
+export async function readListPage<T extends 'orders' | 'subscriptions' | 'checkouts', Row extends Cursor>(
   query: SelectQueryBuilder<Database, T, Row>,
   table: T,
   antes: string | undefined,
