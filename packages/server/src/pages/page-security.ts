@@ -19,16 +19,18 @@ export type Framing = 'none' | 'self';
  *
  * `preview`: the dashboard's preview of a purchase page, framed by the dashboard: it may be framed by
  * this origin, and it sends nothing anywhere (no form submits, no fetch), so it can take no order.
+ * `framesPreview`: the page holding that frame (the checkout editor) may frame this origin's pages.
  */
 export function pageCsp(
   nonce: string,
   imageOrigins: readonly string[],
-  options: { preview?: boolean } = {},
+  options: { preview?: boolean; framesPreview?: boolean } = {},
 ): string {
-  const { preview = false } = options;
+  const { preview = false, framesPreview = false } = options;
   return [
     "default-src 'none'",
     "base-uri 'none'",
+    ...(framesPreview ? ["frame-src 'self'"] : []),
     `connect-src ${preview ? "'none'" : "'self'"}`,
     `form-action ${preview ? "'none'" : "'self'"}`,
     `frame-ancestors ${preview ? "'self'" : "'none'"}`,

@@ -423,6 +423,9 @@ describeEachDatabase(
         expect(page.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
         expect(page.headers.get('x-frame-options'), path).toBe('DENY');
       }
+      // The editor may frame this origin's pages, and is itself never framed.
+      const editorPage = await dashboardRequest(api.baseUrl, shopOwner, 'GET', `${PATH}/${shop.checkoutId}`);
+      expect(editorPage.headers.get('content-security-policy')).toContain("frame-src 'self'");
       const publicPage = await fetch(`${api.baseUrl}${shop.pagePath}`);
       expect(publicPage.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(publicPage.headers.get('x-frame-options')).toBe('DENY');

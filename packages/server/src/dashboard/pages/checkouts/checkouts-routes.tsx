@@ -118,10 +118,11 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
     const session = member(request);
     const shownId = view.checkout?.id ?? (await findDefaultCheckout(db, session.storeId)).id;
     return sendPage(request, reply, services, {
-      title: view.checkout ? `Checkout ${view.checkout.name}` : 'Novo checkout',
+      title: view.checkout ? `Checkout: ${view.checkout.name}` : 'Novo checkout',
       nav: 'checkouts',
       status,
       script: previewScript,
+      framesPreview: true,
       body: (
         <CheckoutEditor
           checkout={view.checkout}
