@@ -1,4 +1,5 @@
 import type { CheckoutsTable } from '../../../checkouts/checkout-object.js';
+import { settingsOf } from '../../../checkouts/checkout-service.js';
 import {
   CheckboxField,
   Field,
@@ -55,7 +56,7 @@ export function CheckoutList(props: {
                 <a href={`${PATH}/${row.id}`}>{row.name}</a>
                 {row.is_default === 1 ? <span class="badge">Padrão</span> : null}
               </td>
-              <td>{(JSON.parse(row.settings_json) as { checkout_titulo: string }).checkout_titulo}</td>
+              <td>{settingsOf(row).checkout_titulo}</td>
               <td>{row.archived === 1 ? 'Arquivado' : 'Ativo'}</td>
               <td>{formatDateTime(row.updated_at)}</td>
             </tr>
