@@ -79,7 +79,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
         await page.getByRole('link', { name: HOSTILE }).click();
         await page.waitForURL(`${api.baseUrl}/dashboard/checkouts/${checkoutId}`);
         await expect.poll(() => previewTitle(page)).toBe('Antes');
-        const history = await page.evaluate(() => history.length);
+        const entries = await page.evaluate(() => window.history.length);
 
         await page.getByLabel('Título', { exact: true }).fill('');
         await page
@@ -88,7 +88,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
         await expect.poll(() => previewTitle(page), { timeout: 10_000 }).toBe('Promoção de Natal');
         // Not saved, and the redraws left no trail in the browser's history.
         expect(await savedTitle()).toBe('Antes');
-        expect(await page.evaluate(() => history.length)).toBe(history);
+        expect(await page.evaluate(() => window.history.length)).toBe(entries);
         await page.getByLabel('Cor de fundo').fill('#336699');
         await expect
           .poll(() =>
