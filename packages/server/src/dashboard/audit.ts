@@ -53,6 +53,10 @@ export const AUDIT_ACTIONS = {
   coupon_updated: 'Cupom alterado',
   coupon_archived: 'Cupom arquivado',
   coupon_reactivated: 'Cupom reativado',
+  checkout_created: 'Checkout criado',
+  checkout_updated: 'Checkout alterado',
+  checkout_archived: 'Checkout arquivado',
+  checkout_unarchived: 'Checkout desarquivado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

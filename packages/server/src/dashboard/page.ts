@@ -83,6 +83,8 @@ export interface PageOptions {
   status?: number;
   /** A page's own script, served from this origin. */
   script?: string;
+  /** The page shows a preview of a purchase page in a frame (this origin's pages only). */
+  framesPreview?: boolean;
   body: ComponentChildren;
 }
 
@@ -112,7 +114,8 @@ export async function sendPage(
       children: page.body,
     }),
   );
-  return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree), 'same-origin');
+  const csp = pageCsp(nonce, [], { framesPreview: page.framesPreview ?? false });
+  return sendHtml(reply, page.status ?? 200, csp, renderPage(tree), 'same-origin');
 }
 
 /** A page outside the signed-in layout: login, invite, the TOTP step, errors. */

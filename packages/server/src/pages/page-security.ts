@@ -7,17 +7,33 @@ export function newNonce(): string {
 }
 
 /**
+ * Who may show a page in a frame: nobody, or (the dashboard's checkout preview only) pages of this
+ * origin.
+ */
+export type Framing = 'none' | 'self';
+
+/**
  * Nothing but this service's own script and style, and images from this page's own merchant image
  * origins (plus data: for the QR code). No framing, no plugins, no forms elsewhere. The origins are
  * of URLs `httpUrl` let through, whose hosts cannot split a directive.
+ *
+ * `preview`: the dashboard's preview of a purchase page, framed by the dashboard: it may be framed by
+ * this origin, and it sends nothing anywhere (no form submits, no fetch), so it can take no order.
+ * `framesPreview`: the page holding that frame (the checkout editor) may frame this origin's pages.
  */
-export function pageCsp(nonce: string, imageOrigins: readonly string[]): string {
+export function pageCsp(
+  nonce: string,
+  imageOrigins: readonly string[],
+  options: { preview?: boolean; framesPreview?: boolean } = {},
+): string {
+  const { preview = false, framesPreview = false } = options;
   return [
     "default-src 'none'",
     "base-uri 'none'",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
+    ...(framesPreview ? ["frame-src 'self'"] : []),
+    `connect-src ${preview ? "'none'" : "'self'"}`,
+    `form-action ${preview ? "'none'" : "'self'"}`,
+    `frame-ancestors ${preview ? "'self'" : "'none'"}`,
     ['img-src', "'self'", 'data:', ...imageOrigins].join(' '),
     "object-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -27,7 +43,7 @@ export function pageCsp(nonce: string, imageOrigins: readonly string[]): string 
 }
 
 /**
- * The headers every page carries, with its CSP. `no-referrer` by default; a page whose plain HTML
+ * The headers every page carries, with its CSP (`framing` must agree with its frame-ancestors). `no-referrer` by default; a page whose plain HTML
  * forms POST back (the dashboard) needs `same-origin`, as browsers send `Origin: null` on a form
  * POST from a no-referrer page, and the same-origin check needs the real origin.
  */
@@ -37,6 +53,7 @@ export function sendHtml(
   csp: string,
   html: string,
   referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer',
+  framing: Framing = 'none',
 ): FastifyReply {
   return reply
     .code(status)
@@ -46,7 +63,8 @@ export function sendHtml(
       'cache-control': 'no-store',
       'referrer-policy': referrerPolicy,
       'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
+      // For browsers without CSP frame-ancestors; it must agree with the CSP's.
+      'x-frame-options': framing === 'self' ? 'SAMEORIGIN' : 'DENY',
     })
     .send(html);
 }

@@ -27,13 +27,13 @@ import { orderEventStreams } from './order-events.js';
 import { GONE, readOrderStatuses } from './order-status.js';
 import { orderStatusFeed } from './order-status-feed.js';
 import { registerPageAssets } from './page-assets.js';
-import { backgroundOf, imageOrigins, loadProductPage, orderState, storeOf } from './page-data.js';
+import { loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
-import { httpUrl, isSameOrigin, newNonce, pageCsp, sendHtml } from './page-security.js';
+import { isSameOrigin, newNonce, pageCsp, sendHtml } from './page-security.js';
+import { sendProductPage } from './product-page-html.js';
 import { renderPage } from './render.js';
 import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
-import { ProductPage } from './views/product-page.js';
 
 export const PAGES_PREFIX = '/p';
 
@@ -219,49 +219,19 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     const data = await loadProductPage(db, request.params.handle, request.params.slug);
     if (!data) return notFoundPage(reply);
     const { store, product, settings } = data;
-    const bump = await offeredBump(db, product);
-    const background = backgroundOf(settings);
-    const images = {
-      logo: settings.checkout_logo_enabled ? httpUrl(settings.checkout_logo_url) : null,
-      banner: settings.checkout_banner_enabled ? httpUrl(settings.checkout_banner_url) : null,
-      background: background.image,
-      product: httpUrl(product.imagem),
-    };
-    const bumpImage = bump ? httpUrl(bump.imagem) : null;
-    const nonce = newNonce();
     const base = `${PAGES_PREFIX}/${store.handle}/${product.slug}`;
-    const html = renderPage(
-      h(ProductPage, {
-        nonce,
-        assets,
-        testMode: store.checkout_mode === 'test',
-        style: background.style,
-        storeName: store.name,
-        settings,
-        images,
-        product: {
-          nome: product.nome,
-          descricao: product.descricao,
-          garantia: product.garantia,
-          precoCents: product.preco_cents,
-        },
-        bump: bump && {
-          nome: bump.nome,
-          title: product.order_bump_title ?? `Adicionar ${bump.nome}`,
-          description: product.order_bump_description ?? bump.descricao,
-          precoCents: bump.preco_cents,
-          image: bumpImage,
-        },
-        recurring: product.recorrencia === null ? null : { perPeriod: PER_PERIOD[product.recorrencia] },
-        urls: { order: `${base}/orders`, quote: `${base}/quote` },
-      }),
+    const sent = sendProductPage(
+      reply,
+      { store, product, settings, bump: await offeredBump(db, product) },
+      assets,
+      { order: `${base}/orders`, quote: `${base}/quote` },
     );
     // A view is a page a browser received: not a HEAD (Fastify answers it with this handler), not an error.
     if (request.method === 'GET') {
       const livemode = store.checkout_mode === 'live' ? 1 : 0;
       pageViews.count({ storeId: store.id, productId: product.id, livemode });
     }
-    return sendHtml(reply, 200, pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage])), html);
+    return sent;
   });
 
   app.post(

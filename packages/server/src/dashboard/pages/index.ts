@@ -1,5 +1,6 @@
 import type { DashboardPages } from '../page.js';
 import { assinaturasPages } from './assinaturas/assinaturas-routes.js';
+import { checkoutsPages } from './checkouts/checkouts-routes.js';
 import { settingsPages } from './configuracoes/settings-routes.js';
 import { cuponsPages } from './cupons/cupons-routes.js';
 import { developersPages } from './desenvolvedores/developers-routes.js';
@@ -23,6 +24,7 @@ export const DASHBOARD_PAGES: readonly DashboardPages[] = [
   inicioPages,
   pedidosPages,
   assinaturasPages,
+  checkoutsPages,
   settingsPages,
   developersPages,
   pspPages,

@@ -134,6 +134,30 @@ export function SelectField(
   );
 }
 
+/** A labelled checkbox (a setting on or off): it sends `on` when ticked and nothing otherwise. */
+export function CheckboxField(props: { label: string; name: string; checked: boolean; hint?: string }) {
+  const id = `f-${props.name}`;
+  return (
+    <div class="field">
+      <label class="choice" for={id}>
+        <input
+          type="checkbox"
+          id={id}
+          name={props.name}
+          checked={props.checked}
+          {...(props.hint ? { 'aria-describedby': `${id}-hint` } : {})}
+        />
+        {props.label}
+      </label>
+      {props.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A message after an action: success (a status) or a problem (an alert). */
 export function Notice(props: { kind: 'ok' | 'error'; children: ComponentChildren }) {
   return (

@@ -27,7 +27,7 @@ function parseCursor(text: string | undefined): Cursor | undefined {
  * read to know whether an older page exists, whose cursor is then returned.
  */
 export async function readListPage<
-  T extends 'orders' | 'subscriptions' | 'products' | 'coupons',
+  T extends 'orders' | 'subscriptions' | 'products' | 'coupons' | 'checkouts',
   Row extends Cursor,
 >(
   query: SelectQueryBuilder<Database, T, Row>,

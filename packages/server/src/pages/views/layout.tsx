@@ -4,8 +4,11 @@ import { PageHead } from './page-head.js';
 export interface LayoutProps {
   title: string;
   nonce: string;
-  assets: { css: string; js: string };
+  /** The stylesheet, and the script (none in a preview). */
+  assets: { css: string; js?: string };
   testMode: boolean;
+  /** The dashboard's preview of a product page: it says so, and runs no script (it takes no order). */
+  preview?: boolean;
   /** Which script part runs: the product form or the order status. */
   page: 'product' | 'order' | 'error';
   /** Page-specific CSS built only from validated values (colours); goes in the nonce'd style. */
@@ -23,12 +26,17 @@ export function Layout(props: LayoutProps) {
         title={props.title}
         nonce={props.nonce}
         css={props.assets.css}
-        script={props.assets.js}
+        script={props.preview ? undefined : props.assets.js}
         style={props.style}
       />
       <body data-page={props.page}>
         {props.backgroundImage ? (
           <img class="bg-image" src={props.backgroundImage} alt="" aria-hidden="true" />
+        ) : null}
+        {props.preview ? (
+          <p class="test-banner" role="note">
+            Pré-visualização: esta página não faz pedidos.
+          </p>
         ) : null}
         {props.testMode ? (
           <p class="test-banner" role="note">

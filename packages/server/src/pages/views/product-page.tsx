@@ -19,8 +19,8 @@ export interface ProductPageProps extends Pick<LayoutProps, 'nonce' | 'assets' |
   } | null;
   /** A recurring product: how its price is worded ("por mês"); no bump or coupon is offered then. */
   recurring: { perPeriod: string } | null;
-  /** Where the form posts its order and asks for totals. */
-  urls: { order: string; quote: string };
+  /** Where the form posts its order and asks for totals; null in the dashboard's preview (no script, no order). */
+  urls: { order: string; quote: string } | null;
 }
 
 function Field(props: {
@@ -73,6 +73,7 @@ export function ProductPage(props: ProductPageProps) {
       page="product"
       style={props.style}
       backgroundImage={images.background}
+      preview={props.urls === null}
     >
       {images.logo || images.banner ? (
         <header class="brand">
@@ -109,8 +110,8 @@ export function ProductPage(props: ProductPageProps) {
         class="card buyer"
         id="order-form"
         novalidate
-        data-order-url={props.urls.order}
-        data-quote-url={props.urls.quote}
+        data-order-url={props.urls?.order}
+        data-quote-url={props.urls?.quote}
         data-tracking-keys={TRACKING_KEYS.join(' ')}
       >
         <h2>Seus dados</h2>
