@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { validationError } from '../http/errors.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../http/text-patterns.js';
 import type { AjvIssue } from '../http/validation-messages.js';
-import { validatorCompiler } from '../http/validation.js';
+import { compileBodySchema } from '../http/validation.js';
 
 /**
  * A dashboard form checked by the API's own body schema (the same validator as the API's routes), so
@@ -10,8 +10,6 @@ import { validatorCompiler } from '../http/validation.js';
  * parameter path, `settings_json.checkout_fundo_cor`) with its first problem.
  */
 export type FieldIssues = Map<string, AjvIssue>;
-
-type Validate = ((body: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
 /** Removes the value at `settings_json.x` from a plain-object body; false when there is none. */
 function dropAt(body: Record<string, unknown>, param: string): boolean {
@@ -34,12 +32,12 @@ function dropAt(body: Record<string, unknown>, param: string): boolean {
  * names no field of the body goes under ''.
  */
 export function formChecker(schema: TSchema): (body: Record<string, unknown>) => FieldIssues {
-  const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as Validate;
+  const validate = compileBodySchema(schema);
   return (sent) => {
     const body = structuredClone(sent);
     const issues: FieldIssues = new Map();
     while (!validate(body)) {
-      const issue = validate.errors![0]!;
+      const issue = (validate.errors as AjvIssue[])[0]!;
       const param = validationError([issue], 'body').param ?? '';
       issues.set(param, issue);
       if (param === '' || !dropAt(body, param)) break;
