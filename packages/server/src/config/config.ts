@@ -419,7 +419,10 @@ function parseMetaApiUrl(raw: string | undefined): string {
     throw new ConfigError(name, `must be an https URL like ${DEFAULT_META_API_URL}, got "${raw}"`);
   }
   if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash)
-    throw new ConfigError(name, `must be an https URL without credentials or query, like ${DEFAULT_META_API_URL}`);
+    throw new ConfigError(
+      name,
+      `must be an https URL without credentials or query, like ${DEFAULT_META_API_URL}`,
+    );
   return url.href.replace(/\/+$/, '');
 }
 

@@ -58,7 +58,11 @@ export function normalisePhone(phone: string): string {
 }
 
 /** Lower case, letters only (accents kept, as UTF-8), as Meta asks of names. */
-const normaliseName = (name: string) => name.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
+const normaliseName = (name: string) =>
+  name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}]/gu, '');
 
 function nameParts(name: string | undefined): { fn?: string; ln?: string } {
   const words = (name ?? '').trim().split(/\s+/).map(normaliseName).filter(Boolean);

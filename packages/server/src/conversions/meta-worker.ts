@@ -61,7 +61,9 @@ export function attemptOf(result: WebhookPostResult, timeoutMs: number): Convers
   const permanent = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
   const said = status !== null ? metaMessage(result.body) : null;
   const error =
-    said !== null ? `Meta answered ${status}: ${said}` : `Meta ${failureReason(result, timeoutMs) ?? 'failed'}`;
+    said !== null
+      ? `Meta answered ${status}: ${said}`
+      : `Meta ${failureReason(result, timeoutMs) ?? 'failed'}`;
   return { ok: false, status, error, permanent };
 }
 
@@ -104,7 +106,8 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
       token = box.open(sealed, metaTokenAssociatedData(store.id));
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
-      const reason = 'Not sent: the access token cannot be opened (the service secret changed); set it again.';
+      const reason =
+        'Not sent: the access token cannot be opened (the service secret changed); set it again.';
       if (await abandonConversion(db, event, reason)) countConversion(event.kind, 'failed');
       return;
     }
@@ -117,8 +120,14 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
     });
     const attempt = attemptOf(result, meta.timeoutMs);
     const recorded = await recordConversionAttempt(db, event, attempt, meta.retryScheduleMs);
-    if (recorded.applied) countConversion(event.kind, recorded.status === 'pending' ? 'retrying' : recorded.status);
-    const context = { conversion_event_id: event.id, kind: event.kind, store_id: store.id, status: result.status };
+    if (recorded.applied)
+      countConversion(event.kind, recorded.status === 'pending' ? 'retrying' : recorded.status);
+    const context = {
+      conversion_event_id: event.id,
+      kind: event.kind,
+      store_id: store.id,
+      status: result.status,
+    };
     if (attempt.ok) log.debug(context, 'conversion event sent to Meta');
     else
       log.info(
@@ -129,7 +138,9 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
 
   function start(event: ConversionEventsTable): void {
     const running = send(event)
-      .catch((err) => log.error({ err, conversion_event_id: event.id }, 'conversion attempt could not be recorded'))
+      .catch((err) =>
+        log.error({ err, conversion_event_id: event.id }, 'conversion attempt could not be recorded'),
+      )
       .finally(() => {
         inFlight.delete(running);
         // Claim again once half the slots are free: batches of claims, not one query per event.

@@ -61,7 +61,11 @@ export async function recordConversionAttempt(
 }
 
 /** Settles, under our lease, an event with nothing to send any more (Meta removed, its sale gone). */
-export async function abandonConversion(db: Kysely<Database>, event: Leased, reason: string): Promise<boolean> {
+export async function abandonConversion(
+  db: Kysely<Database>,
+  event: Leased,
+  reason: string,
+): Promise<boolean> {
   const now = nowIso();
   const result = await db
     .updateTable('conversion_events')

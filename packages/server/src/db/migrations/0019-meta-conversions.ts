@@ -36,11 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('conversion_events')
     .column('next_attempt_at')
     .execute();
-  await db.schema
-    .createIndex('conversion_events_age')
-    .on('conversion_events')
-    .column('created_at')
-    .execute();
+  await db.schema.createIndex('conversion_events_age').on('conversion_events').column('created_at').execute();
   // A sale's order: the Purchase event's buyer (IP, user agent, click id) and the sale page's events.
   await db.schema.createIndex('orders_sale').on('orders').columns(['store_id', 'sale_id']).execute();
 }
