@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { h } from 'preact';
 import { startPageViewCounter } from '../analytics/page-views.js';
+import { PAGE_VIEW_PIXEL, browserPixelOf, orderPixel, withMetaPixel } from '../conversions/meta-pixel.js';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
 import { keyedRateLimit } from '../http/keyed-rate-limit.js';
@@ -261,7 +262,9 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
       const livemode = store.checkout_mode === 'live' ? 1 : 0;
       pageViews.count({ storeId: store.id, productId: product.id, livemode });
     }
-    return sendHtml(reply, 200, pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage])), html);
+    const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]));
+    const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store), PAGE_VIEW_PIXEL);
+    return sendHtml(reply, 200, page.csp, page.html);
   });
 
   app.post(
@@ -364,7 +367,12 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         },
       }),
     );
-    return sendHtml(reply, 200, pageCsp(nonce, []), html);
+    const page = withMetaPixel(
+      { html, csp: pageCsp(nonce, []), nonce },
+      browserPixelOf(store),
+      orderPixel(order, base),
+    );
+    return sendHtml(reply, 200, page.csp, page.html);
   });
 
   app.get('/o/:token/status', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {

@@ -127,6 +127,7 @@ describeEachDatabase(
           status: 'paid',
           expires_at: expect.any(String),
           access_links: [{ name: shop.product.nome, url: shop.product.link_acesso }],
+          sale_id: expect.any(String),
         },
       });
       await open.ended;
