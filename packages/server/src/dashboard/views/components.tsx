@@ -81,8 +81,11 @@ export function Field(props: FieldLabels & Omit<InputHTMLAttributes<HTMLInputEle
   const { label, name, error, hint, id, ...input } = props;
   return (
     <FieldFrame
-      {...{ label, name, error, hint, id }} // id and name first, as people reading the HTML expect them.
-      control={(tie) => <input id={tie.id} name={tie.name} {...input} {...tie} />}
+      {...{ label, name, error, hint, id }}
+      // id and name first, as people reading the HTML expect them.
+      control={({ id: fieldId, name: fieldName, ...aria }) => (
+        <input id={fieldId} name={fieldName} {...input} {...aria} />
+      )}
     />
   );
 }
