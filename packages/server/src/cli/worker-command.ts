@@ -53,7 +53,13 @@ export function registerWorkerCommand(program: Command): void {
       stopOnSignals(
         log,
         async () => {
-          await Promise.all([worker.stop(), mail?.stop(), conversions.stop(), reconciler.stop(), cycles.stop()]);
+          await Promise.all([
+            worker.stop(),
+            mail?.stop(),
+            conversions.stop(),
+            reconciler.stop(),
+            cycles.stop(),
+          ]);
           await liveProviders.close();
           await db.close();
         },
