@@ -50,6 +50,35 @@ async function pageUrlOf(
 }
 
 /**
+ * What the events claimed together share, read once for all of them: their stores (a batch is
+ * mostly one store's) and product pages. Fresh per claim, so a settings change counts from the next.
+ */
+export interface EventBatch {
+  store(db: Kysely<Database>, id: string): Promise<StoresTable | undefined>;
+  pageUrl(
+    db: Kysely<Database>,
+    store: StoresTable,
+    productId: string | null,
+    publicUrl: string,
+  ): Promise<string | null>;
+}
+
+export function newEventBatch(): EventBatch {
+  const stores = new Map<string, Promise<StoresTable | undefined>>();
+  const pages = new Map<string, Promise<string | null>>();
+  const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>) => {
+    let value = cache.get(key);
+    if (!value) cache.set(key, (value = read()));
+    return value;
+  };
+  return {
+    store: (db, id) => once(stores, id, () => findStore(db, id)),
+    pageUrl: (db, store, productId, publicUrl) =>
+      once(pages, `${store.id}/${productId}`, () => pageUrlOf(db, store, productId, publicUrl)),
+  };
+}
+
+/**
  * What an event says, read when it is sent: the order (InitiateCheckout) or the sale and its page
  * order (Purchase), and the store's Meta settings as they are now.
  */
@@ -57,8 +86,9 @@ export async function loadEvent(
   db: Kysely<Database>,
   row: Pick<ConversionEventsTable, 'store_id' | 'kind' | 'event_id'>,
   publicUrl: string,
+  batch: EventBatch = newEventBatch(),
 ): Promise<LoadedEvent> {
-  const store = await findStore(db, row.store_id);
+  const store = await batch.store(db, row.store_id);
   if (!store) return { store, source: null };
   if (row.kind === 'InitiateCheckout') {
     const order = await findOrder(db, row.store_id, row.event_id);
@@ -73,7 +103,7 @@ export async function loadEvent(
         productIds: orderItems(order).map((item) => item.product_id),
         customer: customerOf(order.customer),
         order: orderPart(order),
-        pageUrl: await pageUrlOf(db, store, order.product_id, publicUrl),
+        pageUrl: await batch.pageUrl(db, store, order.product_id, publicUrl),
       },
     };
   }
@@ -104,7 +134,7 @@ export async function loadEvent(
         items.length > 0 ? items.map((item) => item.product_id) : sale.product_id ? [sale.product_id] : [],
       customer: customerOf(sale.customer),
       order: order ? orderPart(order) : null,
-      pageUrl: await pageUrlOf(db, store, sale.product_id, publicUrl),
+      pageUrl: await batch.pageUrl(db, store, sale.product_id, publicUrl),
     },
   };
 }

@@ -15,7 +15,8 @@ import { postWebhook } from '../webhooks/outbound/post.js';
 import type { WebhookPostResult } from '../webhooks/outbound/post.js';
 import { CONVERSION_QUEUE } from './conversion-event.js';
 import type { ConversionEventsTable } from './conversion-event.js';
-import { loadEvent } from './load-event.js';
+import { loadEvent, newEventBatch } from './load-event.js';
+import type { EventBatch } from './load-event.js';
 import { metaEventOf, metaRequestBody } from './meta-payload.js';
 import { abandonConversion, recordConversionAttempt } from './record-conversion.js';
 import type { ConversionAttempt } from './record-conversion.js';
@@ -89,8 +90,8 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
   });
   const inFlight = new Set<Promise<void>>();
 
-  async function send(event: ConversionEventsTable): Promise<void> {
-    const { store, source } = await loadEvent(db, event, config.publicUrl);
+  async function send(event: ConversionEventsTable, batch: EventBatch): Promise<void> {
+    const { store, source } = await loadEvent(db, event, config.publicUrl, batch);
     const pixel = store?.meta_pixel_id ?? null;
     const sealed = store?.meta_access_token_sealed ?? null;
     if (!store || pixel === null || sealed === null || source === null) {
@@ -136,8 +137,8 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
       );
   }
 
-  function start(event: ConversionEventsTable): void {
-    const running = send(event)
+  function start(event: ConversionEventsTable, batch: EventBatch): void {
+    const running = send(event, batch)
       .catch((err) =>
         log.error({ err, conversion_event_id: event.id }, 'conversion attempt could not be recorded'),
       )
@@ -154,8 +155,9 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
       const free = concurrency - inFlight.size;
       if (free <= 0) return false;
       const leaseMs = meta.timeoutMs + LEASE_MARGIN_MS;
+      const batch = newEventBatch();
       for (const event of await claimDueRows<ConversionEventsTable>(db, CONVERSION_QUEUE, free, leaseMs))
-        start(event);
+        start(event, batch);
       return false;
     },
     pollIntervalMs,
