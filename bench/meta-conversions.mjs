@@ -1,6 +1,6 @@
 // Meta Conversions API benchmark: events per second from one conversion worker to a fake Graph API
-// over HTTPS, against a bare baseline in the same run: the same undici client (the worker's outbound
-// agent, same keep-alive pool and concurrency) POSTing a same-sized event body from memory, with no
+// over HTTPS, against a bare baseline in the same run: the same undici client (the worker's own
+// createMetaAgent: same keep-alive pool, TLS trust and concurrency) POSTing a same-sized event body from memory, with no
 // queue, no database, no hashing.
 //
 //   npm run build -w packages/server && node bench/meta-conversions.mjs [--events 2000] [--concurrency 32]
@@ -72,9 +72,8 @@ async function runBench() {
   const { createSecretBox } = await importServerModule('common/secret-box.js');
   const { metaTokenAssociatedData } = await importServerModule('stores/store-settings.js');
   const { approveSale } = await importServerModule('sales/approve-sale.js');
-  const { startConversionWorker } = await importServerModule('conversions/meta-worker.js');
+  const { createMetaAgent, startConversionWorker } = await importServerModule('conversions/meta-worker.js');
   const { metaEventOf, metaRequestBody } = await importServerModule('conversions/meta-payload.js');
-  const { createWebhookAgent } = await importServerModule('webhooks/outbound/agent.js');
   const { postWebhook } = await importServerModule('webhooks/outbound/post.js');
   const { newUuid } = await importServerModule('common/ids.js');
   const { nowIso } = await importServerModule('common/time.js');
@@ -182,12 +181,8 @@ async function runBench() {
       token,
       null,
     );
-    const agent = createWebhookAgent({
-      allowedHosts: new Set(['127.0.0.1']),
-      connectTimeoutMs: meta.timeoutMs,
-      connectionsPerOrigin: concurrency,
-      tls: { ca: pems.cert },
-    });
+    // The worker's own client: same pool, same TLS trust (Node's CAs plus the fake's).
+    const agent = createMetaAgent(meta, concurrency);
     let next = 0;
     const baselineCpu = process.cpuUsage();
     const baselineStart = performance.now();

@@ -1,4 +1,4 @@
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
@@ -18,7 +18,7 @@ import type { ConversionEventsTable } from './conversion-event.js';
 import { loadEvent, newEventBatch } from './load-event.js';
 import type { EventBatch } from './load-event.js';
 import { metaEventOf, metaRequestBody } from './meta-payload.js';
-import { abandonConversion, recordConversionAttempt } from './record-conversion.js';
+import { abandonConversion, createConversionRecorder } from './record-conversion.js';
 import type { ConversionAttempt } from './record-conversion.js';
 
 export interface ConversionWorkerOptions {
@@ -69,6 +69,22 @@ export function attemptOf(result: WebhookPostResult, timeoutMs: number): Convers
 }
 
 /**
+ * The client every Meta request goes through. The operator's Meta host is the one host these requests
+ * go to (no redirects are followed); the agent still refuses plain http and checks every other name it
+ * is asked to resolve. An extra CA joins Node's own in one TLS context made here, not per connection.
+ */
+export function createMetaAgent(meta: Config['meta'], connections: number) {
+  return createWebhookAgent({
+    allowedHosts: new Set([new URL(meta.apiUrl).hostname]),
+    connectTimeoutMs: meta.timeoutMs,
+    connectionsPerOrigin: connections,
+    ...(meta.ca !== null && {
+      tls: { secureContext: createSecureContext({ ca: [...rootCertificates, meta.ca] }) },
+    }),
+  });
+}
+
+/**
  * Sends queued conversion events to Meta's Conversions API, one event per request
  * (`POST <STOREFRONT_META_API_URL>/<pixel_id>/events`). Like the e-mail worker: any number of
  * workers may run on one PostgreSQL database, each event leased to one of them and its result
@@ -80,15 +96,9 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const concurrency = options.concurrency ?? 32;
   const box = createSecretBox(config.secret);
-  // The operator's Meta host is the one host these requests go to (no redirects are followed); the
-  // agent still refuses plain http and checks every other name it is asked to resolve.
-  const agent = createWebhookAgent({
-    allowedHosts: new Set([new URL(meta.apiUrl).hostname]),
-    connectTimeoutMs: meta.timeoutMs,
-    connectionsPerOrigin: concurrency,
-    ...(meta.ca !== null && { tls: { ca: [...rootCertificates, meta.ca] } }),
-  });
+  const agent = createMetaAgent(meta, concurrency);
   const inFlight = new Set<Promise<void>>();
+  const record = createConversionRecorder(db, meta.retryScheduleMs);
 
   async function send(event: ConversionEventsTable, batch: EventBatch): Promise<void> {
     const { store, source } = await loadEvent(db, event, config.publicUrl, batch);
@@ -120,7 +130,7 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
       timeoutMs: meta.timeoutMs,
     });
     const attempt = attemptOf(result, meta.timeoutMs);
-    const recorded = await recordConversionAttempt(db, event, attempt, meta.retryScheduleMs);
+    const recorded = await record(event, attempt);
     if (recorded.applied)
       countConversion(event.kind, recorded.status === 'pending' ? 'retrying' : recorded.status);
     const context = {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { createGroupCommit } from '../common/group-commit.js';
 import { isoAfter, nowIso } from '../common/time.js';
 import { retryDelayMs } from '../webhooks/delivery/retry-schedule.js';
 import type { ConversionEventsTable, ConversionStatus } from './conversion-event.js';
@@ -74,4 +75,21 @@ export async function abandonConversion(
     .where('lease', '=', event.lease)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Attempts recorded in group commits: the results that arrive together share one transaction (one
+ * commit, not one per event), each still written only under its own lease.
+ */
+export function createConversionRecorder(db: Kysely<Database>, scheduleMs: readonly number[]) {
+  const commit = createGroupCommit<{ event: Leased; attempt: ConversionAttempt }, RecordedConversion>(
+    (batch) =>
+      db.transaction().execute(async (trx) => {
+        const results: RecordedConversion[] = [];
+        for (const { event, attempt } of batch)
+          results.push(await recordConversionAttempt(trx, event, attempt, scheduleMs));
+        return results;
+      }),
+  );
+  return (event: Leased, attempt: ConversionAttempt) => commit.record({ event, attempt });
 }
