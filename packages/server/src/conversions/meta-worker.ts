@@ -60,11 +60,11 @@ export function attemptOf(result: WebhookPostResult, timeoutMs: number): Convers
   if (result.ok) return { ok: true, status: result.status, error: null, permanent: false };
   const status = result.status;
   const permanent = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
-  const said = status !== null ? metaMessage(result.body) : null;
+  const said = metaMessage(result.body);
   const error =
-    said !== null
-      ? `Meta answered ${status}: ${said}`
-      : `Meta ${failureReason(result, timeoutMs) ?? 'failed'}`;
+    result.code === undefined && status !== null
+      ? `Meta answered ${status}${said !== null ? `: ${said}` : '.'}`
+      : `Meta could not be reached: ${failureReason(result, timeoutMs)}.`;
   return { ok: false, status, error, permanent };
 }
 
