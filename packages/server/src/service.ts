@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import { openServingDatabase } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { startConversionWorker } from './conversions/meta-worker.js';
 import { startEmailWorker } from './email/email-worker.js';
 import { connectRedis } from './http/redis-connection.js';
 import { startRetention } from './operations/retention.js';
@@ -42,7 +43,7 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * webhook delivery worker, the e-mail and Meta conversion senders, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
@@ -70,6 +71,8 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
     config.worker === 'inline' && config.smtp
       ? startEmailWorker({ db, smtp: config.smtp, config, log })
       : null;
+  // Meta conversion events, claimed like e-mails: any number of nodes send each once.
+  const conversions = config.worker === 'inline' ? startConversionWorker({ db, config, log }) : null;
   // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
   const liveProviders = attachLiveProviders(db, {
     secret: config.secret,
@@ -92,6 +95,7 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await retention.stop();
       await worker?.stop(); // in-flight attempts record their result
       await mail?.stop();
+      await conversions?.stop();
       await reconciler?.stop();
       await cycles?.stop();
       await liveProviders.close();

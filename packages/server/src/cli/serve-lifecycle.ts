@@ -58,7 +58,7 @@ export function printDemoKey(demo: Omit<DemoStore, 'storeId'>, url: string): voi
  * request timeout, and a webhook or PSP call in flight its own, then a few seconds to close.
  */
 export function shutdownDeadlineMs(config: Config): number {
-  const outbound = Math.max(config.webhookTimeoutMs, config.pspRequestTimeoutMs);
+  const outbound = Math.max(config.webhookTimeoutMs, config.pspRequestTimeoutMs, config.meta.timeoutMs);
   return config.connections.requestTimeoutMs + outbound + 5_000;
 }
 

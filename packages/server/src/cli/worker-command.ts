@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { openServingDatabase } from '../db/migrate.js';
 import { attachLiveProviders } from '../pix/live/live-providers.js';
 import { startConfiguredReconciler } from '../pix/live/reconciler.js';
+import { startConversionWorker } from '../conversions/meta-worker.js';
 import { startEmailWorker } from '../email/email-worker.js';
 import { startDeliveryWorker } from '../webhooks/delivery/worker.js';
 import { startCycleScheduler } from '../subscriptions/cycle-scheduler.js';
@@ -15,7 +16,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks and delivery e-mails, reconcile live Pix and bill subscription cycles, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks, delivery e-mails and Meta conversion events, reconcile live Pix and bill subscription cycles, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -24,6 +25,7 @@ export function registerWorkerCommand(program: Command): void {
       const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
+      const conversions = startConversionWorker({ db: db.kysely, config, log });
       const liveProviders = attachLiveProviders(db.kysely, {
         secret: config.secret,
         connectTimeoutMs: config.pspConnectTimeoutMs,
@@ -40,6 +42,7 @@ export function registerWorkerCommand(program: Command): void {
         {
           dialect: db.dialect,
           delivery_email: mail !== null,
+          meta_conversions: true,
           live_pix_reconciler: true,
           subscription_cycles: true,
         },
@@ -50,7 +53,13 @@ export function registerWorkerCommand(program: Command): void {
       stopOnSignals(
         log,
         async () => {
-          await Promise.all([worker.stop(), mail?.stop(), reconciler.stop(), cycles.stop()]);
+          await Promise.all([
+            worker.stop(),
+            mail?.stop(),
+            conversions.stop(),
+            reconciler.stop(),
+            cycles.stop(),
+          ]);
           await liveProviders.close();
           await db.close();
         },

@@ -58,6 +58,18 @@ export interface Config {
    * of hops, or addresses and CIDR ranges; false: none (the client is the socket's peer).
    */
   trustProxy: number | string[] | false;
+  /** Meta Conversions API: where events go, what else to trust there, and how long one may take. */
+  meta: MetaApiSettings;
+}
+
+export interface MetaApiSettings {
+  /** `STOREFRONT_META_API_URL`: the Graph API base with its version, without a trailing slash. */
+  apiUrl: string;
+  /** `STOREFRONT_META_API_CA`: extra PEM certificates trusted for it (a test fake), besides Node's. */
+  ca: string | null;
+  timeoutMs: number;
+  /** Delays before retries 1..n after a temporary failure (no variable: tests shorten it). */
+  retryScheduleMs: number[];
 }
 
 export interface ConnectionLimits {
@@ -109,6 +121,8 @@ const DEFAULT_RETRY_SCHEDULE = '5s,1m,5m,30m,2h,6h,12h,24h';
 const DEFAULT_RECONCILE_SCHEDULE = '15s,1m,5m';
 /** A crash loses at most this much of the page views counted in memory. */
 const PAGE_VIEW_FLUSH_MS = 5_000;
+export const DEFAULT_META_API_URL = 'https://graph.facebook.com/v21.0';
+const META_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000];
 const EMAIL_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -382,7 +396,48 @@ export function loadConfig(env: Env = process.env): Config {
     },
     pageViewFlushMs: PAGE_VIEW_FLUSH_MS,
     trustProxy: parseTrustProxy(env.STOREFRONT_TRUST_PROXY),
+    meta: {
+      apiUrl: parseMetaApiUrl(env.STOREFRONT_META_API_URL),
+      ca: readPemFile('STOREFRONT_META_API_CA', env.STOREFRONT_META_API_CA),
+      timeoutMs: integerIn(env, 'STOREFRONT_META_API_TIMEOUT_MS', 10_000, 100, 120_000),
+      retryScheduleMs: META_RETRY_SCHEDULE_MS,
+    },
   };
+}
+
+/**
+ * `STOREFRONT_META_API_URL`: an operator's setting (Meta's Graph API, a proxy, a test fake), so it is
+ * trusted where merchants' webhook URLs are not; https only. The version is part of it.
+ */
+function parseMetaApiUrl(raw: string | undefined): string {
+  const name = 'STOREFRONT_META_API_URL';
+  if (raw === undefined || raw === '') return DEFAULT_META_API_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an https URL like ${DEFAULT_META_API_URL}, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash)
+    throw new ConfigError(
+      name,
+      `must be an https URL without credentials or query, like ${DEFAULT_META_API_URL}`,
+    );
+  return url.href.replace(/\/+$/, '');
+}
+
+/** A PEM file named by a variable, read once at start; unset: null. */
+function readPemFile(name: string, path: string | undefined): string | null {
+  if (path === undefined || path === '') return null;
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(name, `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(name, `"${path}" holds no PEM certificate`);
+  return pem;
 }
 
 /**

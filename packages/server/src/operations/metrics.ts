@@ -66,6 +66,18 @@ export function countEmail(outcome: EmailOutcome): void {
   emails.inc({ outcome });
 }
 
+const conversions = new Counter({
+  name: 'storefront_conversion_events_total',
+  help: 'Meta conversion events by kind (InitiateCheckout, Purchase) and outcome: sent, retrying (temporary failure, retry scheduled), failed (refused by Meta or out of retries), skipped (nothing to send any more).',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export type ConversionOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
+export function countConversion(kind: string, outcome: ConversionOutcome): void {
+  conversions.inc({ kind, outcome });
+}
+
 const dbStatements = new Counter({
   name: 'storefront_db_statements_total',
   help: 'SQL statements this process sent to the database (transaction begin and commit included).',

@@ -40,6 +40,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   },
   // PSP callbacks are only ever hints (each payment is confirmed at the PSP): kept for the audit, then gone.
   { table: 'pix_callbacks', column: 'received_at' },
+  // Meta conversion events once settled (sent or failed); one still pending stays until it is.
+  { table: 'conversion_events', column: 'created_at', keep: sql`r.status = 'pending'` },
   // A subscription creation's progress matters only while it may be retried (the first charge's 30 min).
   { table: 'subscription_creations', column: 'created_at' },
 ];

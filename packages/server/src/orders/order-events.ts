@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { queueConversion } from '../conversions/queue-conversion.js';
 import { recordEvent } from '../events/outbox.js';
 import { SecretBoxError, createSecretBox } from '../common/secret-box.js';
 import type { SecretBox } from '../common/secret-box.js';
@@ -45,7 +46,10 @@ export function orderUrl(
 /** An order event's object: the order as the API returns it, and the link a store can send on. */
 export type OrderEventObject = Order & { order_url: string | null };
 
-/** Records `order.created` or `order.abandoned` in the caller's transaction (the change's own). */
+/**
+ * Records `order.created` or `order.abandoned` in the caller's transaction (the change's own); a
+ * created order also queues its Meta `InitiateCheckout` when the store has Meta set.
+ */
 export async function recordOrderEvent(
   trx: Kysely<Database>,
   config: OrderLinkConfig,
@@ -54,4 +58,6 @@ export async function recordOrderEvent(
 ): Promise<void> {
   const object: OrderEventObject = { ...toOrder(row), order_url: orderUrl(config, row) };
   await recordEvent(trx, { storeId: row.store_id, livemode: row.livemode === 1, type, object });
+  if (type === 'order.created')
+    await queueConversion(trx, { storeId: row.store_id, kind: 'InitiateCheckout', eventId: row.id });
 }

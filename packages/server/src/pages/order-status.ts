@@ -9,9 +9,11 @@ export interface OrderStatusJson {
   status: OrderState['status'] | 'gone';
   expires_at: string | null;
   access_links: AccessLink[];
+  /** Once paid, its sale: the id the store's browser pixel gives Meta's Purchase (the server sends the same). */
+  sale_id: string | null;
 }
 
-export const GONE: OrderStatusJson = { status: 'gone', expires_at: null, access_links: [] };
+export const GONE: OrderStatusJson = { status: 'gone', expires_at: null, access_links: [], sale_id: null };
 
 export interface ReadStatus {
   json: OrderStatusJson;
@@ -58,6 +60,7 @@ export async function readOrderStatuses(
         expires_at: charge?.expires_at ?? null,
         // Paid is final (its stream ends), so the few paid orders read their links apart.
         access_links: status === 'paid' ? await accessLinksOf(db, row) : [],
+        sale_id: status === 'paid' ? row.sale_id : null,
       },
       chargeId: row.pix_charge_id,
     });

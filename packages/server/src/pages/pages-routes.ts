@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { h } from 'preact';
 import { startPageViewCounter } from '../analytics/page-views.js';
+import { browserPixelOf, orderPixel, withMetaPixel } from '../conversions/meta-pixel.js';
 import { CouponRefused, usableCoupon } from '../coupons/coupon-holds.js';
 import { ApiError } from '../http/api-error.js';
 import { keyedRateLimit } from '../http/keyed-rate-limit.js';
@@ -334,7 +335,12 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         },
       }),
     );
-    return sendHtml(reply, 200, pageCsp(nonce, []), html);
+    const page = withMetaPixel(
+      { html, csp: pageCsp(nonce, []), nonce },
+      browserPixelOf(store),
+      orderPixel(order, base),
+    );
+    return sendHtml(reply, 200, page.csp, page.html);
   });
 
   app.get('/o/:token/status', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {

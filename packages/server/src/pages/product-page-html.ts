@@ -1,3 +1,4 @@
+import { PAGE_VIEW_PIXEL, browserPixelOf, withMetaPixel } from '../conversions/meta-pixel.js';
 import type { FastifyReply } from 'fastify';
 import { h } from 'preact';
 import type { CheckoutSettings } from '../checkouts/settings.js';
@@ -11,7 +12,7 @@ import { ProductPage } from './views/product-page.js';
 
 /** What a product page shows: the store, the checkout's look, the product and its offered bump. */
 export interface ProductPageContent {
-  store: Pick<StoresTable, 'name' | 'checkout_mode'>;
+  store: Pick<StoresTable, 'name' | 'checkout_mode' | 'meta_pixel_id' | 'meta_browser_pixel'>;
   settings: CheckoutSettings;
   product: Pick<
     ProductsTable,
@@ -78,5 +79,8 @@ export function sendProductPage(
   );
   const preview = urls === null;
   const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview });
-  return sendHtml(reply, 200, csp, html, 'no-referrer', preview ? 'self' : 'none');
+  if (preview) return sendHtml(reply, 200, csp, html, 'no-referrer', 'self');
+  // The store's Meta pixel, if it asked for one, on the public page only: a preview loads no script.
+  const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store), PAGE_VIEW_PIXEL);
+  return sendHtml(reply, 200, page.csp, page.html, 'no-referrer', 'none');
 }

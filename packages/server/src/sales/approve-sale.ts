@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { countSale } from '../analytics/daily-totals.js';
+import { queueConversion } from '../conversions/queue-conversion.js';
 import type { DeliveryMail } from '../email/test-mail-policy.js';
 import type { Database } from '../db/schema.js';
 import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
@@ -27,7 +28,7 @@ export type NewSale = Omit<
 
 /**
  * Creates an approved sale in the caller's transaction: inserts it, adds it to the day's totals,
- * queues its delivery e-mail and records `sale.approved` (after `after`, the event it must follow, when given). Every approved sale
+ * queues its delivery e-mail (and its Meta `Purchase` when the store has Meta set) and records `sale.approved` (after `after`, the event it must follow, when given). Every approved sale
  * is made here, a paid charge's and a free purchase-page order's alike, so they carry the same columns.
  */
 export async function approveSale(
@@ -57,6 +58,7 @@ export async function approveSaleRecorded(
   await insertSale(trx, row);
   await countSale(trx, row);
   const sale = toSale(await queueDeliveryEmail(trx, row, mail));
+  await queueConversion(trx, { storeId: row.store_id, kind: 'Purchase', eventId: row.id });
   const event = await recordEvent(trx, {
     storeId: row.store_id,
     livemode: row.livemode === 1,

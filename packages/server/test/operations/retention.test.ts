@@ -214,14 +214,26 @@ describe('retention settings and `storefront prune`', () => {
     const keep = JSON.parse((await run(process.execPath, [BIN, 'prune', '--json'], { env })).stdout);
     expect(keep).toEqual({
       older_than_days: 30,
-      pruned: { webhook_deliveries: 0, events: 0, pix_callbacks: 0, subscription_creations: 0 },
+      pruned: {
+        webhook_deliveries: 0,
+        events: 0,
+        pix_callbacks: 0,
+        conversion_events: 0,
+        subscription_creations: 0,
+      },
     });
     const cut = JSON.parse(
       (await run(process.execPath, [BIN, 'prune', '--older-than', '9', '--json'], { env })).stdout,
     );
     expect(cut).toEqual({
       older_than_days: 9,
-      pruned: { webhook_deliveries: 0, events: 1, pix_callbacks: 0, subscription_creations: 1 },
+      pruned: {
+        webhook_deliveries: 0,
+        events: 1,
+        pix_callbacks: 0,
+        conversion_events: 0,
+        subscription_creations: 1,
+      },
     });
 
     const refused = await run(process.execPath, [BIN, 'prune', '--older-than', 'soon'], { env }).catch(

@@ -127,6 +127,7 @@ describeEachDatabase(
           status: 'paid',
           expires_at: expect.any(String),
           access_links: [{ name: shop.product.nome, url: shop.product.link_acesso }],
+          sale_id: expect.any(String),
         },
       });
       await open.ended;
@@ -169,9 +170,10 @@ describeEachDatabase(
       expect(expire.status, expire.text).toBe(200);
       await open.next((event) => event.data.status === 'expired');
 
+      // Counted before asking: the stream may tell the new pending before the renew's answer arrives.
+      const pending = open.events.length;
       const renewed = await pageRequest(api, 'POST', `/p/o/${token}/renew`, {});
       expect(renewed.status, renewed.text).toBe(200);
-      const pending = open.events.length;
       await open.next((event) => open.events.indexOf(event) >= pending && event.data.status === 'pending');
       expect(await chargeOfOrder(api, token!)).not.toBe(charge);
     });

@@ -144,6 +144,7 @@ describeEachDatabase(
         status: 'paid',
         expires_at: null,
         access_links: [{ name: 'Curso de Violão', url: 'https://members.example.com/violao' }],
+        sale_id: expect.any(String),
       });
       const page = await pageRequest(api, 'GET', `/p/o/${free.token}`);
       expect(page.text).toContain('Pagamento confirmado!');

@@ -24,9 +24,10 @@ export interface WebhookAgentOptions {
   resolve?: ResolveHost;
   /**
    * Extra TLS options, e.g. `{ ca }` to trust a test receiver's self-signed certificate. Without them
-   * Node's defaults apply: the bundled CAs plus NODE_EXTRA_CA_CERTS. A given `ca` replaces those.
+   * Node's defaults apply: the bundled CAs plus NODE_EXTRA_CA_CERTS. A given `ca` replaces those; a
+   * `secureContext` made once saves building one (and parsing every CA) per connection.
    */
-  tls?: Pick<ConnectionOptions, 'ca'>;
+  tls?: Pick<ConnectionOptions, 'ca' | 'secureContext'>;
   /** TCP + TLS handshake limit; the caller's per-attempt timeout applies on top. */
   connectTimeoutMs?: number;
   /** Sockets kept per endpoint origin (default 32); further attempts to that origin queue. */

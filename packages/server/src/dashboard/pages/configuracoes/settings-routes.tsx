@@ -5,6 +5,7 @@ import { renderQrPng } from '../../../pix/brcode/index.js';
 import { normalizePixSettings } from '../../../pix/pix-settings.js';
 import { checkoutModeProblem, isCheckoutMode } from '../../../stores/checkout-mode.js';
 import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../stores/handle.js';
+import { updateStoreSettings } from '../../../stores/store-settings.js';
 import { findStore, HandleTakenError, updateStore } from '../../../stores/stores.js';
 import { audit, auditEveryStore } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
@@ -18,6 +19,7 @@ import { findUser } from '../../accounts/users.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { inviteEmail } from './invite-email.js';
+import { metaFormChanges, metaRemoval } from './meta-settings.js';
 import { loadSettings } from './settings-data.js';
 import { SettingsPage } from './settings-view.js';
 import type { SettingsSection, SettingsState } from './settings-view.js';
@@ -29,6 +31,8 @@ const NOTICES = {
   loja: 'Dados da loja salvos.',
   pix: 'Chave Pix salva.',
   modo: 'Modo de cobrança salvo.',
+  meta: 'Conversões Meta salvas.',
+  'meta-removido': 'Conversões Meta removidas.',
   removido: 'Pessoa removida da loja.',
   senha: 'Senha alterada. As outras sessões abertas com a sua conta foram encerradas.',
   'duas-etapas-ativada': 'Verificação em duas etapas ativada.',
@@ -48,6 +52,13 @@ const StoreBody = Type.Object({
 });
 const PixBody = Type.Object({ pix_key: Type.String({ maxLength: 1000 }), ...Csrf });
 const ModeBody = Type.Object({ mode: Type.String({ maxLength: 20 }), ...Csrf });
+const MetaBody = Type.Object({
+  pixel_id: Type.String({ maxLength: 1000 }),
+  access_token: Type.String({ maxLength: 2000 }),
+  test_event_code: Type.String({ maxLength: 1000 }),
+  browser_pixel: Type.Optional(Type.String({ maxLength: 10 })),
+  ...Csrf,
+});
 const InviteBody = Type.Object({
   email: Type.String({ maxLength: 1000 }),
   role: Type.String({ maxLength: 20 }),
@@ -226,6 +237,29 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
       );
     }
     return done(reply, 'modo', 'pagamentos');
+  });
+
+  // Meta conversions: PATCH /store's rules and service; the token is never shown back, even on an error.
+  app.post('/configuracoes/meta', guard('owner', { body: MetaBody }), async (request, reply) => {
+    const store = (await findStore(db, member(request).storeId))!;
+    const { _csrf: _token, access_token: _secret, ...values } = request.body;
+    const changes = metaFormChanges(store, request.body, secretBox);
+    if ('error' in changes) return refuse(request, reply, 'meta', changes.error, values);
+    await updateStoreSettings(db, store, changes.set);
+    const detail = [
+      `pixel ${changes.set.meta_pixel_id}`,
+      changes.set.meta_access_token_sealed ? 'token novo' : null,
+      changes.set.meta_browser_pixel ? 'pixel no navegador' : null,
+    ].filter(Boolean);
+    await record(request, 'meta_conversions_changed', detail.join('; '));
+    return done(reply, 'meta', 'meta');
+  });
+
+  app.post('/configuracoes/meta/remover', guard('owner'), async (request, reply) => {
+    const store = (await findStore(db, member(request).storeId))!;
+    await updateStoreSettings(db, store, metaRemoval(store, secretBox));
+    await record(request, 'meta_conversions_changed', 'removidas');
+    return done(reply, 'meta-removido', 'meta');
   });
 
   app.post('/configuracoes/equipe/convidar', guard('owner', { body: InviteBody }), async (request, reply) => {

@@ -12,9 +12,10 @@ import {
 } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
 import { PasswordFields } from '../../views/password-fields.js';
+import { MetaSection } from './meta-settings.js';
 import type { SettingsData } from './settings-data.js';
 
-export type SettingsSection = 'loja' | 'pix' | 'modo' | 'equipe' | 'senha' | 'duas-etapas';
+export type SettingsSection = 'loja' | 'pix' | 'modo' | 'meta' | 'equipe' | 'senha' | 'duas-etapas';
 
 /** What a POST adds to the page it answers with: a message, a field's error, a shown-once link. */
 export interface SettingsState {
@@ -321,6 +322,14 @@ export function SettingsPage(props: {
     <>
       {props.state.notice ? <Notice kind="ok">{props.state.notice}</Notice> : null}
       <StoreSection data={props.data} state={props.state} owner={props.owner} />
+      {props.owner ? (
+        <MetaSection
+          store={props.data.store}
+          action={`${ACTION}/meta`}
+          error={props.state.errors?.meta}
+          values={props.state.errors?.meta ? props.state.values : undefined}
+        />
+      ) : null}
       {props.owner ? <TeamSection data={props.data} state={props.state} selfId={props.selfId} /> : null}
       <AccountSection data={props.data} state={props.state} />
       {props.owner ? <AuditSection data={props.data} /> : null}

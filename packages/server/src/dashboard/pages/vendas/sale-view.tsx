@@ -1,10 +1,12 @@
 import { useContext } from 'preact/hooks';
 import { formatBrl, toCents } from '../../../common/money.js';
+import type { SaleConversion } from '../../../conversions/sale-conversions.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { Notice, PostForm, Section, TableFrame } from '../../views/components.js';
 import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
 import { PageContextValue } from '../../views/page-context.js';
+import { SaleConversions } from './sale-conversions.js';
 
 export interface SaleCharge {
   id: string;
@@ -106,6 +108,7 @@ export function SalePage(props: {
   productName: string | null;
   charge: SaleCharge | undefined;
   events: SaleEvent[];
+  conversions: SaleConversion[];
   notice: SaleNotice | null;
 }) {
   const { sale, charge } = props;
@@ -225,6 +228,7 @@ export function SalePage(props: {
           </dl>
         )}
       </Section>
+      <SaleConversions events={props.conversions} />
       <Section title="Eventos" id="eventos">
         {props.events.length === 0 ? (
           <p>Nenhum evento.</p>

@@ -10,6 +10,7 @@ import { audit } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { formatBrl } from '../../../common/money.js';
+import { saleConversions } from '../../../conversions/sale-conversions.js';
 import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
 import { RefundConfirmPage, SalePage } from './sale-view.js';
 import type { SaleNotice } from './sale-view.js';
@@ -47,9 +48,10 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     notice: SaleNotice | null,
     status = 200,
   ) {
-    const [charge, events, product] = await Promise.all([
+    const [charge, events, conversions, product] = await Promise.all([
       saleCharge(db, row),
       saleEvents(db, row),
+      saleConversions(db, row),
       row.product_id === null
         ? undefined
         : db
@@ -70,6 +72,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
           productName={product?.nome ?? null}
           charge={charge}
           events={events}
+          conversions={conversions}
           notice={notice}
         />
       ),

@@ -1,0 +1,147 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  chromiumAvailable,
+  chromiumSuiteTitle,
+  failWithoutRequiredChromium,
+  launchChromium,
+  watchPage,
+} from '../support/chromium.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import type { TestApi } from '../support/test-api.js';
+import { orderIdOf } from '../orders/orders-support.js';
+import { createShop, placeOrder } from '../pages/page-support.js';
+import type { Shop } from '../pages/page-support.js';
+import { eventually } from '../webhooks/delivery-harness.js';
+import { newPixelId, setMeta } from './meta-support.js';
+
+/**
+ * Meta's browser pixel in headless Chromium, Meta's hosts answered by playwright's routing (no real
+ * network): it loads only on the pages of a store whose owner turned it on, under a CSP widened for
+ * Meta's two origins, and tracks InitiateCheckout and Purchase with the order's and the sale's ids
+ * (the server's event ids). Another store's pages keep the strict CSP and never reach Meta.
+ */
+
+const SCRIPT_ORIGIN = 'https://connect.facebook.net';
+const REPORT_ORIGIN = 'https://www.facebook.com';
+
+/** Stands in for fbevents.js: takes over `fbq`, and reports each `track` as Meta does, with an image. */
+const FAKE_FBEVENTS = `(function () {
+  var fbq = window.fbq;
+  fbq.callMethod = function () {
+    var args = [].slice.call(arguments);
+    if (args[0] !== 'track') return;
+    new Image().src = '${REPORT_ORIGIN}/tr?ev=' + args[1] + '&eid=' + ((args[3] || {}).eventID || '');
+  };
+  fbq.queue.forEach(function (args) { fbq.callMethod.apply(fbq, args); });
+  fbq.queue = [];
+})();`;
+
+const GIF = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
+
+let browser: Browser | undefined;
+beforeAll(async () => {
+  if (chromiumAvailable) browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+interface Visit {
+  page: Page;
+  /** Requests that reached Meta's stand-ins: `ev:eid` for reports, `script` for fbevents.js. */
+  meta: string[];
+  foreign: string[];
+  problems: string[];
+}
+
+async function visit(api: TestApi): Promise<Visit> {
+  const context = await browser!.newContext({ locale: 'pt-BR' });
+  const page = await context.newPage();
+  const meta: string[] = [];
+  const watch = await watchPage(page, api.baseUrl, (url) => {
+    if (url.href === `${SCRIPT_ORIGIN}/en_US/fbevents.js`) {
+      meta.push('script');
+      return { status: 200, contentType: 'text/javascript', body: Buffer.from(FAKE_FBEVENTS) };
+    }
+    if (url.origin === REPORT_ORIGIN && url.pathname === '/tr') {
+      meta.push(`${url.searchParams.get('ev')}:${url.searchParams.get('eid')}`);
+      return { status: 200, contentType: 'image/gif', body: GIF };
+    }
+    return null;
+  });
+  return { page, meta, ...watch };
+}
+
+failWithoutRequiredChromium();
+
+describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Meta browser pixel in headless Chromium'), () => {
+  describeEachDatabase('pixel pages', (api) => {
+    let pixelShop: Shop;
+    let plainShop: Shop;
+    let pixelId: string;
+
+    beforeAll(async () => {
+      pixelShop = await createShop(api, {}, 'Loja com Pixel');
+      pixelId = newPixelId();
+      await setMeta(api, pixelShop.key, { pixel_id: pixelId, access_token: 'EAAB-x', browser_pixel: true });
+      plainShop = await createShop(api, {}, 'Loja sem Pixel');
+      // Meta set for the server only: the browser pixel stays off.
+      await setMeta(api, plainShop.key, { pixel_id: newPixelId(), access_token: 'EAAB-y' });
+    });
+
+    it('loads on the pixel store’s product page with a CSP widened for Meta only', async () => {
+      const { page, meta, foreign, problems } = await visit(api);
+      const response = await page.goto(`${api.baseUrl}${pixelShop.pagePath}`);
+      const csp = response!.headers()['content-security-policy']!;
+      expect(csp).toMatch(new RegExp(`script-src 'nonce-[^;]+' ${SCRIPT_ORIGIN}(;|$)`));
+      expect(csp).toContain(`img-src 'self' data: ${REPORT_ORIGIN}`);
+      expect(csp).toContain(`connect-src 'self' ${REPORT_ORIGIN} ${SCRIPT_ORIGIN}`);
+      expect(csp).toContain("default-src 'none'");
+      await eventually(async () => meta.includes('PageView:'));
+      expect(meta).toEqual(['script', 'PageView:']);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
+    it('tracks InitiateCheckout and, once paid, Purchase with the order’s and the sale’s ids', async () => {
+      const { token } = await placeOrder(api, pixelShop);
+      const orderId = await orderIdOf(api, token!);
+      const { page, meta, foreign, problems } = await visit(api);
+      await page.goto(`${api.baseUrl}/p/o/${token}`);
+      await eventually(async () => meta.includes(`InitiateCheckout:${orderId}`));
+      await page.getByRole('button', { name: 'Simular pagamento' }).click();
+      await page.getByRole('heading', { name: /Pagamento confirmado/ }).waitFor();
+      const { sale_id: saleId } = await api.db
+        .selectFrom('orders')
+        .select('sale_id')
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow();
+      await eventually(async () => meta.includes(`Purchase:${saleId}`));
+      expect(meta).toEqual(['script', 'PageView:', `InitiateCheckout:${orderId}`, `Purchase:${saleId}`]);
+      // A reload of the paid page tracks the same ids again: Meta keeps one of each.
+      meta.length = 0;
+      await page.reload();
+      await eventually(async () => meta.includes(`Purchase:${saleId}`));
+      expect(meta).toContain(`InitiateCheckout:${orderId}`);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
+    it('stays off another store’s pages, whose CSP stays strict', async () => {
+      const { token } = await placeOrder(api, plainShop);
+      const { page, meta, foreign, problems } = await visit(api);
+      for (const path of [plainShop.pagePath, `/p/o/${token}`]) {
+        const response = await page.goto(`${api.baseUrl}${path}`);
+        const csp = response!.headers()['content-security-policy']!;
+        expect(csp).not.toContain('facebook');
+        expect(await page.content()).not.toContain('fbq');
+      }
+      await page.waitForTimeout(300);
+      expect(meta).toEqual([]);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+});
