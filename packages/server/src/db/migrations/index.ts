@@ -16,6 +16,7 @@ import * as ordersAttribution from './0015-orders-attribution.js';
 import * as analytics from './0016-analytics.js';
 import * as subscriptions from './0017-subscriptions.js';
 import * as dashboardSales from './0018-dashboard-sales.js';
+import * as dashboardFollowups from './0020-dashboard-followups.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016-analytics': analytics,
   '0017-subscriptions': subscriptions,
   '0018-dashboard-sales': dashboardSales,
+  '0020-dashboard-followups': dashboardFollowups,
 };
