@@ -61,8 +61,7 @@ describeEachDatabase(
         revenue: formatBrl(toCents(summary.body.net_amount)),
         sales: formatCount(summary.body.sales),
         views: formatCount(summary.body.page_views),
-        conversion:
-          summary.body.conversion_rate === null ? '—' : formatPercent(summary.body.conversion_rate),
+        conversion: summary.body.conversion_rate === null ? '—' : formatPercent(summary.body.conversion_rate),
       });
       return { shown, summary: summary.body, from: date(days[0]!), to: date(days[days.length - 1]!) };
     }

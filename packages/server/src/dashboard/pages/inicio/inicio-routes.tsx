@@ -65,8 +65,8 @@ function Inicio(props: {
           />
         </dl>
         <p class="hint">
-          Dias no fuso da loja ({props.timeZone}). Conversão: pedidos pagos por visualização da página de compra. A receita
-          líquida desconta cada reembolso no dia em que foi feito.
+          Dias no fuso da loja ({props.timeZone}). Conversão: pedidos pagos por visualização da página de
+          compra. A receita líquida desconta cada reembolso no dia em que foi feito.
         </p>
         <RevenueChart days={figures.days} />
       </section>

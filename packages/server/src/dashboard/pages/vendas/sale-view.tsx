@@ -1,5 +1,6 @@
 import { useContext } from 'preact/hooks';
 import { formatBrl, toCents } from '../../../common/money.js';
+import { TRACKING_KEYS } from '../../../orders/tracking.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { Notice, PostForm, Section, TableFrame } from '../../views/components.js';
@@ -101,6 +102,24 @@ function Actions(props: { sale: Sale }) {
   );
 }
 
+/** The campaign parameters the sale came with, in the order the purchase page keeps them. */
+function Tracking(props: { sale: Sale }) {
+  const present = TRACKING_KEYS.filter((key) => props.sale.tracking[key] !== undefined);
+  if (present.length === 0) return <p>Sem parâmetros de campanha (UTM, src, sck, fbclid, gclid).</p>;
+  return (
+    <dl class="facts">
+      {present.map((key) => (
+        <>
+          <dt>
+            <code>{key}</code>
+          </dt>
+          <dd>{props.sale.tracking[key]}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
 export function SalePage(props: {
   sale: Sale;
   productName: string | null;
@@ -130,6 +149,12 @@ export function SalePage(props: {
           <dd>{props.productName ?? '—'}</dd>
           <dt>Modo</dt>
           <dd>{sale.livemode ? 'Produção' : 'Teste'}</dd>
+          {sale.recovered ? (
+            <>
+              <dt>Recuperação</dt>
+              <dd>Venda recuperada: o pedido foi pago depois de abandonado.</dd>
+            </>
+          ) : null}
           {sale.refund ? (
             <>
               <dt>Reembolso</dt>
@@ -186,6 +211,9 @@ export function SalePage(props: {
             <dd>{customer.whatsapp ?? '—'}</dd>
           </dl>
         )}
+      </Section>
+      <Section title="Rastreamento" id="rastreamento">
+        <Tracking sale={sale} />
       </Section>
       <Section title="Cobrança Pix" id="cobranca">
         {charge === undefined ? (

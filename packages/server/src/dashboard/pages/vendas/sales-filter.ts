@@ -74,6 +74,8 @@ export interface ListedSale {
   payment_method: SalesTable['payment_method'];
   customer: string | null;
   coupon: string | null;
+  /** JSON Tracking (`{}` when the sale came with none). */
+  tracking: string;
   product_name: string | null;
 }
 
@@ -95,6 +97,8 @@ export function filteredSales(
       'sales.payment_method',
       'sales.customer',
       'sales.coupon',
+      // Defaulted to '{}' by migration 0015: never undefined on a read.
+      (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
       'products.nome as product_name',
     ])
     .where('sales.store_id', '=', scope.storeId)
