@@ -82,7 +82,9 @@ export function Field(props: FieldLabels & Omit<InputHTMLAttributes<HTMLInputEle
   return (
     <FieldFrame
       {...{ label, name, error, hint, id }} // id and name first, as people reading the HTML expect them.
-      control={(tie) => <input id={tie.id} name={tie.name} {...input} {...tie} />}
+      control={({ id: controlId, name: controlName, ...aria }) => (
+        <input id={controlId} name={controlName} {...input} {...aria} />
+      )}
     />
   );
 }
