@@ -4,6 +4,8 @@ import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isWholeCents } from '../common/money.js';
+import { validationError } from './errors.js';
+import type { AjvIssue } from './validation-messages.js';
 
 const shared: Options = {
   removeAdditional: false, // unknown fields are an error, never silently dropped
@@ -87,3 +89,13 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   httpPart === 'body'
     ? (bodyAjv.compile(schema) as Validate)
     : finiteNumbersOnly(textAjv.compile(schema), schema);
+
+/**
+ * Checks a value against a JSON body schema with the validator routes use, and throws the API's 400
+ * naming the field (`validationError`). A dashboard form that becomes an API body goes through here,
+ * so the form and the API refuse the same values for the same reasons.
+ */
+export function assertValidBody(schema: AnySchema, body: unknown): void {
+  const validate = bodyAjv.compile(schema);
+  if (!validate(body)) throw validationError(validate.errors as AjvIssue[], 'body');
+}

@@ -1,6 +1,7 @@
 import { useContext } from 'preact/hooks';
 import { formatBrl, toCents } from '../../../common/money.js';
 import { TRACKING_KEYS } from '../../../orders/tracking.js';
+import type { Tracking as TrackingValues } from '../../../orders/tracking.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { Notice, PostForm, Section, TableFrame } from '../../views/components.js';
@@ -104,7 +105,9 @@ function Actions(props: { sale: Sale }) {
 
 /** The campaign parameters the sale came with, in the order the purchase page keeps them. */
 function Tracking(props: { sale: Sale }) {
-  const present = TRACKING_KEYS.filter((key) => props.sale.tracking[key] !== undefined);
+  // The schema's static type of a partial record is `{}`: the keys are TRACKING_KEYS.
+  const tracking = props.sale.tracking as TrackingValues;
+  const present = TRACKING_KEYS.filter((key) => tracking[key] !== undefined);
   if (present.length === 0) return <p>Sem parâmetros de campanha (UTM, src, sck, fbclid, gclid).</p>;
   return (
     <dl class="facts">
@@ -113,7 +116,7 @@ function Tracking(props: { sale: Sale }) {
           <dt>
             <code>{key}</code>
           </dt>
-          <dd>{props.sale.tracking[key]}</dd>
+          <dd>{tracking[key]}</dd>
         </>
       ))}
     </dl>
