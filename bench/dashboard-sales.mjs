@@ -31,7 +31,9 @@ const { createStore } = await importServerModule('stores/stores.js');
 const { createApiKey } = await importServerModule('api-keys/api-keys.js');
 const { addMember } = await importServerModule('dashboard/accounts/team.js');
 const { hashPassword } = await importServerModule('dashboard/accounts/passwords.js');
-const { filteredSalesQuery } = await importServerModule('dashboard/pages/vendas/sales-filter.js');
+const { filteredSalesQuery, nameSearchFloor } = await importServerModule(
+  'dashboard/pages/vendas/sales-filter.js',
+);
 const { sql } = await importServerDependency('kysely');
 
 const dir = mkdtempSync(join(tmpdir(), 'storefront-dashboard-sales-'));
@@ -210,11 +212,12 @@ try {
     'status, keyset page': [{ status: 'refunded' }, cursor],
     'product, keyset page': [{ produto: products[1] }, cursor],
     'e-mail search': [{ q: sample.email }, null],
-    'name search': [{ q: 'quintanilha' }, null],
+    'name search, its window floor': [{ q: 'quintanilha' }, null, 'floor'],
   };
   console.log('query plans (Vendas):');
-  for (const [name, [query, at]] of Object.entries(plans)) {
-    const compiled = filteredSalesQuery(db.kysely, scope, query, at, 51).compile();
+  for (const [name, [query, at, windowed]] of Object.entries(plans)) {
+    const floor = windowed ? await nameSearchFloor(db.kysely, scope, query, at) : null;
+    const compiled = filteredSalesQuery(db.kysely, scope, query, at, 51, floor).compile();
     const explain = POSTGRES ? 'explain ' : 'explain query plan ';
     const result = await db.kysely.executeQuery({ ...compiled, sql: explain + compiled.sql });
     const text = result.rows.map((row) => row['QUERY PLAN'] ?? row.detail).join(' | ');
