@@ -86,7 +86,7 @@ export function RecoveryEmailSection(props: {
       {props.state.error ? <Notice kind="error">{props.state.error}</Notice> : null}
       <PostForm action={ACTION} class="stack">
         <div class="field">
-          <label class="choice">
+          <label class="choice" for="recuperacao-ativado">
             <input type="checkbox" id="recuperacao-ativado" name="enabled" value="on" checked={enabled} />{' '}
             Enviar o e-mail de pedido abandonado
           </label>
