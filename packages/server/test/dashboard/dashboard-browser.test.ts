@@ -166,6 +166,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
           'Chave Pix',
           'Salvar chave Pix',
           'Salvar modo',
+          'Enviar o e-mail de pedido abandonado',
+          'Texto',
+          'Salvar e-mail de pedido abandonado',
           'Convidar',
           'Senha atual',
           'Alterar senha',
@@ -174,8 +177,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
           expect(stops, name).toContain(name);
         }
         // Invite from the page: the link is shown to copy.
-        await page.getByLabel('E-mail').fill(`equipe-${api.dialect}@loja.example`);
-        await page.getByLabel('Papel').selectOption('editor');
+        // Exact: "E-mail de pedido abandonado" is a section of the page too.
+        await page.getByLabel('E-mail', { exact: true }).fill(`equipe-${api.dialect}@loja.example`);
+        await page.getByLabel('Papel', { exact: true }).selectOption('editor');
         await page.getByRole('button', { name: 'Convidar' }).click();
         await expect
           .poll(() => page.getByLabel('Link do convite').inputValue())

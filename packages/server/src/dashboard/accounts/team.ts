@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { newUuid } from '../../common/ids.js';
 import { nowIso } from '../../common/time.js';
 import { retryOnUniqueViolation } from '../../common/unique-retry.js';
+import { isPostgres } from '../../webhooks/sql-dialect.js';
 import { insertInvite } from './invites.js';
 import type { Role } from './roles.js';
 import { emailKey, isEmail } from './users.js';
@@ -135,6 +136,53 @@ export async function listMembers(db: Kysely<Database>, storeId: string): Promis
   }));
 }
 
+/** A member of the store found by e-mail (any case), in the caller's transaction. */
+async function memberByEmail(trx: Kysely<Database>, storeId: string, email: string) {
+  const member = await trx
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'memberships.role'])
+    .where('memberships.store_id', '=', storeId)
+    .where('users.email_key', '=', emailKey(email))
+    .executeTakeFirst();
+  if (!member) throw new TeamError('not_member', `${email} is not a member of this store`);
+  return member;
+}
+
+/**
+ * Team changes of one store take turns: the store's row is locked (PostgreSQL; SQLite transactions
+ * here take the single write lock when they begin) before anything is read, so two owners demoting
+ * or removing each other at once are serialised: the second reads after the first committed and is
+ * refused, and the store never ends with no owner.
+ */
+async function lockStoreRow(trx: Kysely<Database>, storeId: string): Promise<void> {
+  await trx
+    .selectFrom('stores')
+    .select('id')
+    .where('id', '=', storeId)
+    .$if(isPostgres(trx), (q) => q.forUpdate())
+    .execute();
+}
+
+/** Refuses a change that would take the store's only owner away (after `lockStoreRow`). */
+async function keepAnOwner(
+  trx: Kysely<Database>,
+  storeId: string,
+  member: { email: string; role: Role },
+  what: string,
+): Promise<void> {
+  if (member.role !== 'owner') return;
+  const owners = await trx
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  if (Number(owners.n) <= 1) {
+    throw new TeamError('last_owner', `${member.email} is the store's only owner and cannot be ${what}`);
+  }
+}
+
 /**
  * Takes a person out of a store: the membership, their sessions on this store and their open
  * invites to it go at once. The last owner stays: a store always has someone who can run it.
@@ -145,25 +193,9 @@ export async function removeMember(
   email: string,
 ): Promise<{ id: string; email: string; role: Role }> {
   return db.transaction().execute(async (trx) => {
-    const member = await trx
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select(['users.id', 'users.email', 'memberships.role'])
-      .where('memberships.store_id', '=', storeId)
-      .where('users.email_key', '=', emailKey(email))
-      .executeTakeFirst();
-    if (!member) throw new TeamError('not_member', `${email} is not a member of this store`);
-    if (member.role === 'owner') {
-      const owners = await trx
-        .selectFrom('memberships')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('store_id', '=', storeId)
-        .where('role', '=', 'owner')
-        .executeTakeFirstOrThrow();
-      if (Number(owners.n) <= 1) {
-        throw new TeamError('last_owner', `${member.email} is the store's only owner and cannot be removed`);
-      }
-    }
+    await lockStoreRow(trx, storeId);
+    const member = await memberByEmail(trx, storeId, email);
+    await keepAnOwner(trx, storeId, member, 'removed');
     await trx
       .deleteFrom('memberships')
       .where('store_id', '=', storeId)
@@ -180,5 +212,30 @@ export async function removeMember(
       .where('user_id', '=', member.id)
       .execute();
     return member;
+  });
+}
+
+/**
+ * Gives a member another role; it applies to their open sessions at their next request (a session
+ * reads the role from the membership). The last owner cannot step down. Answers the role before.
+ */
+export async function changeMemberRole(
+  db: Kysely<Database>,
+  storeId: string,
+  email: string,
+  role: Role,
+): Promise<{ id: string; email: string; from: Role; to: Role }> {
+  return db.transaction().execute(async (trx) => {
+    await lockStoreRow(trx, storeId);
+    const member = await memberByEmail(trx, storeId, email);
+    if (member.role === role) return { id: member.id, email: member.email, from: role, to: role };
+    await keepAnOwner(trx, storeId, member, 'demoted');
+    await trx
+      .updateTable('memberships')
+      .set({ role })
+      .where('store_id', '=', storeId)
+      .where('user_id', '=', member.id)
+      .execute();
+    return { id: member.id, email: member.email, from: member.role, to: role };
   });
 }

@@ -1,12 +1,19 @@
-/** Dates as a Brazilian merchant reads them, in São Paulo time. */
-const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Dates as a Brazilian merchant reads them: one formatter per time zone, made once. */
+function dateTimeIn(timeZone: string): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' });
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format;
+}
 const DAY_MONTH = new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
 
-export const formatDateTime = (iso: string): string => DATE_TIME.format(new Date(iso));
+/** An instant in São Paulo time, or in the store's zone when the page counts its days in it (Início). */
+export const formatDateTime = (iso: string, timeZone = 'America/Sao_Paulo'): string =>
+  dateTimeIn(timeZone).format(new Date(iso));
 
 /** `2026-11-25` → `25/11`. */
 export const formatDayMonth = (date: string): string => DAY_MONTH.format(new Date(`${date}T12:00:00Z`));

@@ -17,6 +17,7 @@ import * as analytics from './0016-analytics.js';
 import * as subscriptions from './0017-subscriptions.js';
 import * as dashboardSales from './0018-dashboard-sales.js';
 import * as metaConversions from './0019-meta-conversions.js';
+import * as dashboardFollowups from './0020-dashboard-followups.js';
 import * as dashboardCatalog from './0021-dashboard-catalog.js';
 import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
 
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0017-subscriptions': subscriptions,
   '0018-dashboard-sales': dashboardSales,
   '0019-meta-conversions': metaConversions,
+  '0020-dashboard-followups': dashboardFollowups,
   '0021-dashboard-catalog': dashboardCatalog,
   '0022-subscriptions-fixes': subscriptionsFixes,
 };

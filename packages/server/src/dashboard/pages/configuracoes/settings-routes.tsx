@@ -13,13 +13,14 @@ import { inviteUrl } from '../../accounts/invites.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../accounts/passwords.js';
 import { isRole, ROLE_LABELS } from '../../accounts/roles.js';
 import { endOtherSessions } from '../../accounts/sessions.js';
-import { addMember, removeMember, TeamError } from '../../accounts/team.js';
+import { addMember, changeMemberRole, removeMember, TeamError } from '../../accounts/team.js';
 import { matchTotp, newTotpSecret, totpUri } from '../../accounts/totp.js';
 import { findUser } from '../../accounts/users.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { inviteEmail } from './invite-email.js';
 import { metaFormChanges, metaRemoval } from './meta-settings.js';
+import { RECOVERY_EMAIL_SAVED, recoveryEmailRoutes } from './recovery-email.js';
 import { loadSettings } from './settings-data.js';
 import { SettingsPage } from './settings-view.js';
 import type { SettingsSection, SettingsState } from './settings-view.js';
@@ -33,7 +34,9 @@ const NOTICES = {
   modo: 'Modo de cobrança salvo.',
   meta: 'Conversões Meta salvas.',
   'meta-removido': 'Conversões Meta removidas.',
+  recuperacao: RECOVERY_EMAIL_SAVED,
   removido: 'Pessoa removida da loja.',
+  papel: 'Papel alterado.',
   senha: 'Senha alterada. As outras sessões abertas com a sua conta foram encerradas.',
   'duas-etapas-ativada': 'Verificação em duas etapas ativada.',
   'duas-etapas-desativada': 'Verificação em duas etapas desativada.',
@@ -65,6 +68,12 @@ const InviteBody = Type.Object({
   ...Csrf,
 });
 const RemoveBody = Type.Object({ email: Type.String({ maxLength: 1000 }), ...Csrf });
+const RoleBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  role: Type.String({ maxLength: 20 }),
+  ...Csrf,
+});
+const LAST_OWNER = 'A loja precisa de pelo menos um proprietário.';
 const PasswordBody = Type.Object({
   current: Type.String({ maxLength: 1000 }),
   password: Type.String({ maxLength: 1000 }),
@@ -194,6 +203,11 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     return done(reply, 'loja', 'loja');
   });
 
+  recoveryEmailRoutes(app, services, {
+    refuse: (request, reply, recoveryEmail) => show(request, reply, { recoveryEmail }, 400),
+    saved: (reply) => done(reply, 'recuperacao', 'recuperacao'),
+  });
+
   app.post('/configuracoes/pix', guard('owner', { body: PixBody }), async (request, reply) => {
     const { storeId } = member(request);
     let pixKey: string;
@@ -296,9 +310,29 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, 'Esta pessoa não faz parte da loja.');
-      return refuse(request, reply, 'equipe', 'A loja precisa de pelo menos um proprietário.', {}, 409);
+      return refuse(request, reply, 'equipe', LAST_OWNER, {}, 409);
     }
     return done(reply, 'removido', 'equipe');
+  });
+
+  app.post('/configuracoes/equipe/papel', guard('owner', { body: RoleBody }), async (request, reply) => {
+    const { storeId } = member(request);
+    const { email, role } = request.body;
+    if (!isRole(role)) return refuse(request, reply, 'equipe', 'Escolha um papel.');
+    try {
+      const changed = await changeMemberRole(db, storeId, email, role);
+      if (changed.from !== changed.to)
+        await record(
+          request,
+          'member_role_changed',
+          `${changed.email}: ${ROLE_LABELS[changed.from]} → ${ROLE_LABELS[changed.to]}`,
+        );
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      if (error.code === 'not_member') throw new DashboardError(404, 'Esta pessoa não faz parte da loja.');
+      return refuse(request, reply, 'equipe', LAST_OWNER, {}, 409);
+    }
+    return done(reply, 'papel', 'equipe');
   });
 
   app.post('/configuracoes/conta/senha', guard('viewer', { body: PasswordBody }), async (request, reply) => {

@@ -13,6 +13,8 @@ import {
 import { formatDateTime } from '../../views/format.js';
 import { PasswordFields } from '../../views/password-fields.js';
 import { MetaSection } from './meta-settings.js';
+import { RecoveryEmailSection } from './recovery-email.js';
+import type { RecoveryEmailState } from './recovery-email.js';
 import type { SettingsData } from './settings-data.js';
 
 export type SettingsSection = 'loja' | 'pix' | 'modo' | 'meta' | 'equipe' | 'senha' | 'duas-etapas';
@@ -25,6 +27,7 @@ export interface SettingsState {
   values?: Record<string, string>;
   invite?: { email: string; url: string | null; emailed: boolean | null };
   totpSetup?: { secret: string; uri: string; qrBase64: string; sealed: string };
+  recoveryEmail?: RecoveryEmailState;
 }
 
 const ACTION = '/dashboard/configuracoes';
@@ -151,7 +154,25 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
             {members.map((person) => (
               <tr>
                 <td>{person.email}</td>
-                <td>{ROLE_LABELS[person.role]}</td>
+                <td>
+                  <PostForm action={`${ACTION}/equipe/papel`} class="inline-form">
+                    <input type="hidden" name="email" value={person.email} />
+                    <select name="role" aria-label={`Papel de ${person.email}`}>
+                      {ROLES.map((role: Role) => (
+                        <option value={role} selected={role === person.role}>
+                          {ROLE_LABELS[role]}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="submit"
+                      class="button button-small button-quiet"
+                      aria-label={`Alterar papel de ${person.email}`}
+                    >
+                      Alterar papel
+                    </button>
+                  </PostForm>
+                </td>
                 <td>
                   {person.pending ? 'Convite pendente' : person.two_step ? 'Ativa, em duas etapas' : 'Ativa'}
                 </td>
@@ -330,6 +351,11 @@ export function SettingsPage(props: {
           values={props.state.errors?.meta ? props.state.values : undefined}
         />
       ) : null}
+      <RecoveryEmailSection
+        store={props.data.store}
+        owner={props.owner}
+        state={props.state.recoveryEmail ?? {}}
+      />
       {props.owner ? <TeamSection data={props.data} state={props.state} selfId={props.selfId} /> : null}
       <AccountSection data={props.data} state={props.state} />
       {props.owner ? <AuditSection data={props.data} /> : null}

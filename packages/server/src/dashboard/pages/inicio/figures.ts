@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
+import { toCents } from '../../../common/money.js';
+import { localDate } from '../../../common/local-date.js';
+import { analyticsSummary } from '../../../analytics/summary.js';
 import type { Database } from '../../../db/schema.js';
 import { fromBool } from '../../../db/schema.js';
 
 /**
- * The figures of Início, from the sales table. Page views (and so conversion) need the analytics
- * service; until it is wired here they are null and shown as "—". This is the one module to switch.
+ * The figures of Início are the analytics summary's (`GET /analytics/summary`): the same daily totals,
+ * the same days in the store's time zone, the same conversion. Nothing here counts sales itself.
  */
 
 export const PERIODS = ['hoje', '7', '30', '90'] as const;
@@ -17,74 +20,59 @@ export const PERIOD_LABELS: Record<Period, string> = {
   '90': 'Últimos 90 dias',
 };
 
-/** Days are São Paulo's (UTC−3, no daylight saving since 2019): a store's "hoje" starts at 03:00 UTC. */
-const STORE_UTC_OFFSET_MS = -3 * 3600_000;
 const DAY_MS = 86_400_000;
 
 export interface DayRevenue {
-  /** `YYYY-MM-DD`, São Paulo. */
+  /** `YYYY-MM-DD`, in the store's time zone. */
   date: string;
+  /** Gross of the day's sales minus the day's refunds (negative on a day of refunds only). */
   revenueCents: number;
   sales: number;
 }
 
 export interface Figures {
+  /** The local days the period covers, first and last included. */
+  from: string;
+  to: string;
   revenueCents: number;
   sales: number;
-  pageViews: number | null;
-  /** Sales per page view, 0..1; null without page views. */
+  pageViews: number;
+  /** Paid orders per page view, 0..1, as the API rounds it; null without page views. */
   conversion: number | null;
   /** One entry per day of the period, oldest first, days without sales included. */
   days: DayRevenue[];
 }
 
-const localDate = (ms: number) => new Date(ms + STORE_UTC_OFFSET_MS).toISOString().slice(0, 10);
-
-/** The first instant (UTC ms) of each São Paulo day of the period, oldest first, today last. */
-function periodDays(period: Period, now: Date): number[] {
-  const todayStart = Date.parse(`${localDate(now.getTime())}T00:00:00.000Z`) - STORE_UTC_OFFSET_MS;
-  const count = period === 'hoje' ? 1 : Number(period);
-  return Array.from({ length: count }, (_, i) => todayStart - (count - 1 - i) * DAY_MS);
+/** The period's first and last local dates: today in the store's zone and the days before it. */
+export function periodRange(period: Period, timeZone: string, now: Date): { from: string; to: string } {
+  const to = localDate(now, timeZone);
+  const days = period === 'hoje' ? 1 : Number(period);
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  return { from, to };
 }
 
-/**
- * Net revenue (approved sales, refunds excluded) and sales of the period, by day. The sum is grouped
- * by UTC hour in the database (an index range on (store, mode, created_at)), then hours are placed
- * in São Paulo days here: at most 24 rows a day, on both databases alike.
- */
+/** The period's net revenue, sales, page views and conversion, and its days, from the analytics summary. */
 export async function periodFigures(
   db: Kysely<Database>,
-  storeId: string,
-  livemode: boolean,
+  scope: { storeId: string; livemode: boolean; timeZone: string },
   period: Period,
   now: Date = new Date(),
 ): Promise<Figures> {
-  const starts = periodDays(period, now);
-  const from = new Date(starts[0]!).toISOString();
-  const rows = await db
-    .selectFrom('sales')
-    .select((eb) => [
-      eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(13)]).as('hour'),
-      eb.fn.sum<number | string>('amount_cents').as('cents'),
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('store_id', '=', storeId)
-    .where('livemode', '=', fromBool(livemode))
-    .where('created_at', '>=', from)
-    .where('status', '=', 'approved')
-    .groupBy('hour')
-    .execute();
-  const days: DayRevenue[] = starts.map((start) => ({ date: localDate(start), revenueCents: 0, sales: 0 }));
-  const byDate = new Map(days.map((day) => [day.date, day]));
-  for (const row of rows) {
-    const day = byDate.get(localDate(Date.parse(`${row.hour}:00:00.000Z`)));
-    if (!day) continue;
-    day.revenueCents += Number(row.cents);
-    day.sales += Number(row.n);
-  }
-  const revenueCents = days.reduce((sum, day) => sum + day.revenueCents, 0);
-  const sales = days.reduce((sum, day) => sum + day.sales, 0);
-  return { revenueCents, sales, pageViews: null, conversion: null, days };
+  const { from, to } = periodRange(period, scope.timeZone, now);
+  const summary = await analyticsSummary(db, { storeId: scope.storeId, livemode: scope.livemode, from, to });
+  return {
+    from,
+    to,
+    revenueCents: toCents(summary.net_amount),
+    sales: summary.sales,
+    pageViews: summary.page_views,
+    conversion: summary.conversion_rate,
+    days: summary.days.map((day) => ({
+      date: day.date,
+      revenueCents: toCents(day.net_amount),
+      sales: day.sales,
+    })),
+  };
 }
 
 export interface LatestSale {
@@ -96,7 +84,7 @@ export interface LatestSale {
   product_name: string | null;
 }
 
-/** The store's newest sales in the mode it charges in. */
+/** The store's newest sales in the mode the figures are of (the mode it charges in). */
 export async function latestSales(
   db: Kysely<Database>,
   storeId: string,

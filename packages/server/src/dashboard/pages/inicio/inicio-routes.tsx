@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
+import { DEFAULT_TIMEZONE } from '../../../common/local-date.js';
 import { findStore } from '../../../stores/stores.js';
 import { SalesTable } from '../vendas/sales-table.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
@@ -24,7 +25,13 @@ function Figure(props: { label: string; value: string; note?: string }) {
   );
 }
 
-function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[]; livemode: boolean }) {
+function Inicio(props: {
+  period: Period;
+  figures: Figures;
+  latest: LatestSale[];
+  livemode: boolean;
+  timeZone: string;
+}) {
   const { figures } = props;
   return (
     <>
@@ -51,15 +58,16 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
         <dl class="figures">
           <Figure label="Receita líquida" value={formatBrl(figures.revenueCents)} />
           <Figure label="Vendas" value={formatCount(figures.sales)} />
-          <Figure
-            label="Visualizações"
-            value={figures.pageViews === null ? '—' : formatCount(figures.pageViews)}
-          />
+          <Figure label="Visualizações" value={formatCount(figures.pageViews)} />
           <Figure
             label="Conversão"
             value={figures.conversion === null ? '—' : formatPercent(figures.conversion)}
           />
         </dl>
+        <p class="hint">
+          Dias no fuso da loja ({props.timeZone}). Conversão: pedidos pagos por visualização da página de
+          compra. A receita líquida desconta cada reembolso no dia em que foi feito.
+        </p>
         <RevenueChart days={figures.days} />
       </section>
       <section class="panel" aria-labelledby="ultimas-titulo">
@@ -67,14 +75,17 @@ function Inicio(props: { period: Period; figures: Figures; latest: LatestSale[];
         {props.latest.length === 0 ? (
           <p>Nenhuma venda ainda.</p>
         ) : (
-          <SalesTable label="Últimas vendas" sales={props.latest} />
+          <SalesTable label="Últimas vendas" sales={props.latest} timeZone={props.timeZone} />
         )}
       </section>
     </>
   );
 }
 
-/** Início: the period's revenue, sales, views and conversion, the daily chart, the latest sales. */
+/**
+ * Início: the period's revenue, sales, views and conversion and the daily chart (the analytics
+ * summary of the store's mode, days in its time zone), and the latest sales of that mode.
+ */
 export const inicioPages = definePages('inicio', async (app, services) => {
   const { db } = app;
   app.get('/', guard('viewer', { querystring: Query }), async (request, reply) => {
@@ -82,14 +93,17 @@ export const inicioPages = definePages('inicio', async (app, services) => {
     const period = request.query.periodo ?? '30';
     const store = await findStore(db, session.storeId);
     const livemode = store?.checkout_mode === 'live';
+    const timeZone = store?.timezone ?? DEFAULT_TIMEZONE;
     const [figures, latest] = await Promise.all([
-      periodFigures(db, session.storeId, livemode, period),
+      periodFigures(db, { storeId: session.storeId, livemode, timeZone }, period),
       latestSales(db, session.storeId, livemode),
     ]);
     return sendPage(request, reply, services, {
       title: 'Início',
       nav: 'inicio',
-      body: <Inicio period={period} figures={figures} latest={latest} livemode={livemode} />,
+      body: (
+        <Inicio period={period} figures={figures} latest={latest} livemode={livemode} timeZone={timeZone} />
+      ),
     });
   });
 });

@@ -1,6 +1,8 @@
 import { useContext } from 'preact/hooks';
 import { formatBrl, toCents } from '../../../common/money.js';
 import type { SaleConversion } from '../../../conversions/sale-conversions.js';
+import { TRACKING_KEYS } from '../../../orders/tracking.js';
+import type { Tracking as TrackingValues } from '../../../orders/tracking.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { Notice, PostForm, Section, TableFrame } from '../../views/components.js';
@@ -103,6 +105,26 @@ function Actions(props: { sale: Sale }) {
   );
 }
 
+/** The campaign parameters the sale came with, in the order the purchase page keeps them. */
+function Tracking(props: { sale: Sale }) {
+  // The schema's static type of a partial record is `{}`: the keys are TRACKING_KEYS.
+  const tracking = props.sale.tracking as TrackingValues;
+  const present = TRACKING_KEYS.filter((key) => tracking[key] !== undefined);
+  if (present.length === 0) return <p>Sem parâmetros de campanha (UTM, src, sck, fbclid, gclid).</p>;
+  return (
+    <dl class="facts">
+      {present.map((key) => (
+        <>
+          <dt>
+            <code>{key}</code>
+          </dt>
+          <dd>{tracking[key]}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
 export function SalePage(props: {
   sale: Sale;
   productName: string | null;
@@ -133,6 +155,12 @@ export function SalePage(props: {
           <dd>{props.productName ?? '—'}</dd>
           <dt>Modo</dt>
           <dd>{sale.livemode ? 'Produção' : 'Teste'}</dd>
+          {sale.recovered ? (
+            <>
+              <dt>Recuperação</dt>
+              <dd>Venda recuperada: o pedido foi pago depois de abandonado.</dd>
+            </>
+          ) : null}
           {sale.refund ? (
             <>
               <dt>Reembolso</dt>
@@ -189,6 +217,9 @@ export function SalePage(props: {
             <dd>{customer.whatsapp ?? '—'}</dd>
           </dl>
         )}
+      </Section>
+      <Section title="Rastreamento" id="rastreamento">
+        <Tracking sale={sale} />
       </Section>
       <Section title="Cobrança Pix" id="cobranca">
         {charge === undefined ? (

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { parseTracking } from '../../../orders/tracking.js';
 import type { Customer } from '../../../pix/customer.js';
 import type { SaleCoupon } from '../../../sales/sale-object.js';
 import { filteredSales } from './sales-filter.js';
@@ -29,8 +30,7 @@ const decimalAmount = (cents: number) => `${Math.trunc(cents / 100)}.${String(ce
 function csvLine(sale: ListedSale): string {
   const customer = sale.customer === null ? null : (JSON.parse(sale.customer) as Customer);
   const coupon = sale.coupon === null ? null : (JSON.parse(sale.coupon) as SaleCoupon);
-  // tracking arrives with attribution: utm_source and utm_campaign come from the sale's tracking.
-  const utm = { source: null, campaign: null };
+  const tracking = parseTracking(sale.tracking);
   return `${[
     sale.id,
     sale.created_at,
@@ -42,8 +42,8 @@ function csvLine(sale: ListedSale): string {
     customer?.email,
     customer?.document,
     coupon?.code,
-    utm.source,
-    utm.campaign,
+    tracking.utm_source,
+    tracking.utm_campaign,
   ]
     .map(csvField)
     .join(',')}\r\n`;

@@ -12,8 +12,8 @@ export interface SaleRow {
   product_name: string | null;
 }
 
-/** Sales as Início and Vendas list them; each date links to the sale's page. */
-export function SalesTable(props: { label: string; sales: SaleRow[] }) {
+/** Sales as Início and Vendas list them; each date links to the sale's page (São Paulo time unless `timeZone`). */
+export function SalesTable(props: { label: string; sales: SaleRow[]; timeZone?: string }) {
   return (
     <TableFrame label={props.label}>
       <table>
@@ -30,7 +30,7 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
           {props.sales.map((sale) => (
             <tr>
               <td>
-                <a href={`/dashboard/vendas/${sale.id}`}>{formatDateTime(sale.created_at)}</a>
+                <a href={`/dashboard/vendas/${sale.id}`}>{formatDateTime(sale.created_at, props.timeZone)}</a>
               </td>
               <td>{sale.customer_name ?? '—'}</td>
               <td>{sale.product_name ?? '—'}</td>

@@ -15,7 +15,7 @@ import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
 import { RefundConfirmPage, SalePage } from './sale-view.js';
 import type { SaleNotice } from './sale-view.js';
 import { salesCsv } from './sales-csv.js';
-import { cursorOf, filteredSales, productChoices, SalesQuery } from './sales-filter.js';
+import { cursorOf, filteredSales, nameSearchFloor, productChoices, SalesQuery } from './sales-filter.js';
 import { VendasPage } from './vendas-view.js';
 
 /** Sales a page of Vendas shows. */
@@ -104,12 +104,15 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     const cursor = query.antes ? await cursorOf(db, storeId, query.antes) : null;
     if (query.antes && !cursor) throw new DashboardError(400, 'Esta página da lista não existe mais.');
     const livemode = await livemodeOf(storeId);
+    const scope = { storeId, livemode };
+    const floor = await nameSearchFloor(db, scope, query, cursor);
     const [rows, products] = await Promise.all([
-      filteredSales(db, { storeId, livemode }, query, cursor, SALES_PAGE_SIZE + 1),
+      filteredSales(db, scope, query, cursor, SALES_PAGE_SIZE + 1, floor),
       productChoices(db, storeId),
     ]);
     const sales = rows.slice(0, SALES_PAGE_SIZE);
-    const nextAfter = rows.length > SALES_PAGE_SIZE ? sales[sales.length - 1]!.id : null;
+    // A full page continues after its last sale; a name search that reached its floor, after the floor.
+    const nextAfter = rows.length > SALES_PAGE_SIZE ? sales[sales.length - 1]!.id : (floor?.id ?? null);
     return sendPage(request, reply, services, {
       title: 'Vendas',
       nav: 'vendas',
@@ -119,6 +122,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
           products={products}
           sales={sales}
           nextAfter={nextAfter}
+          searchedUpTo={floor && rows.length <= SALES_PAGE_SIZE ? floor.created_at : null}
           livemode={livemode}
         />
       ),

@@ -1,4 +1,5 @@
 import type { Customer } from '../../../pix/customer.js';
+import { formatDateTime } from '../../views/format.js';
 import { SalesTable } from './sales-table.js';
 import type { ListedSale, SalesQuery } from './sales-filter.js';
 
@@ -79,6 +80,8 @@ export function VendasPage(props: {
   sales: ListedSale[];
   /** The last sale of this page when there is another page after it. */
   nextAfter: string | null;
+  /** A name search that stopped at its window: the date of the oldest sale it read. */
+  searchedUpTo: string | null;
   livemode: boolean;
 }) {
   const { query, sales } = props;
@@ -97,6 +100,12 @@ export function VendasPage(props: {
       </p>
       <section class="panel" aria-labelledby="vendas-titulo">
         <h2 id="vendas-titulo">{query.antes ? 'Vendas (continuação)' : 'Vendas'}</h2>
+        {props.searchedUpTo ? (
+          <p role="note">
+            A busca por nome olhou as vendas até {formatDateTime(props.searchedUpTo)}. Para procurar nas mais
+            antigas, siga para a próxima página.
+          </p>
+        ) : null}
         {sales.length === 0 ? (
           <p>Nenhuma venda com estes filtros.</p>
         ) : (
