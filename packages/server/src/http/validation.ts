@@ -4,8 +4,6 @@ import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isWholeCents } from '../common/money.js';
-import { validationError } from './errors.js';
-import type { AjvIssue } from './validation-messages.js';
 
 const shared: Options = {
   removeAdditional: false, // unknown fields are an error, never silently dropped
