@@ -5,90 +5,25 @@
 // peak RSS); the weight (bytes and gzip) of every dashboard page; the query plans of Vendas.
 //
 //   npm run build -w packages/server && node bench/dashboard-sales.mjs [--sales 100000] [--postgres]
-import { Buffer } from 'node:buffer';
 import { clearInterval, setInterval } from 'node:timers';
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startDashboardBench } from './lib/dashboard-bench.mjs';
 import { seedDashboardSales } from './lib/dashboard-seed.mjs';
-import { importServerDependency, importServerModule } from './lib/paths.mjs';
-import { percentile } from './lib/percentile.mjs';
+import { importServerModule } from './lib/paths.mjs';
+import { percentileOf } from './lib/percentile.mjs';
 
-const args = process.argv.slice(2);
-const SALES = Number(args[args.indexOf('--sales') + 1] || 100_000) || 100_000;
-const POSTGRES = args.includes('--postgres') ? process.env.STOREFRONT_TEST_DATABASE_URL : null;
-if (args.includes('--postgres') && !POSTGRES)
-  throw new Error('--postgres needs STOREFRONT_TEST_DATABASE_URL');
 const ROUNDS = 40;
-const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
-
-const { openDatabase } = await importServerModule('db/database.js');
-const { migrateToLatest } = await importServerModule('db/migrate.js');
-const { loadConfig } = await importServerModule('config/config.js');
-const { buildApp } = await importServerModule('app.js');
-const { createStore } = await importServerModule('stores/stores.js');
-const { createApiKey } = await importServerModule('api-keys/api-keys.js');
-const { addMember } = await importServerModule('dashboard/accounts/team.js');
-const { hashPassword } = await importServerModule('dashboard/accounts/passwords.js');
 const { filteredSalesQuery, nameSearchFloor } = await importServerModule(
   'dashboard/pages/vendas/sales-filter.js',
 );
-const { sql } = await importServerDependency('kysely');
 
-const dir = mkdtempSync(join(tmpdir(), 'storefront-dashboard-sales-'));
-const url = POSTGRES ?? `sqlite:${join(dir, 'bench.sqlite')}`;
-const schema = `sf_bench_${Date.now()}`;
-let pg = null;
-if (POSTGRES) {
-  const { default: Pg } = await import('pg');
-  pg = new Pg.Client({ connectionString: POSTGRES });
-  await pg.connect();
-  await pg.query(`create schema ${schema}`);
-}
-const db = openDatabase(url, POSTGRES ? { searchPath: schema } : {});
-await migrateToLatest(db.kysely);
-const config = loadConfig({ DATABASE_URL: url, STOREFRONT_SECRET: SECRET });
-const app = await buildApp({ config, db: db.kysely, logger: false });
-// Server time: Fastify's clock from the request's arrival to the response's end, per URL.
-const serverTimes = new Map();
-app.addHook('onResponse', async (request, reply) => {
-  serverTimes.set(request.raw.url, [...(serverTimes.get(request.raw.url) ?? []), reply.elapsedTime]);
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${app.server.address().port}`;
+const bench = await startDashboardBench({ size: { name: 'sales', fallback: 100_000 } });
+const { base, db, store } = bench;
+const SALES = bench.size;
 const ms = (n) => n.toFixed(1);
 
-async function get(path, headers = {}) {
-  // A kept-alive socket the server closed while the bench was busy (seeding) fails once: retry.
-  const request = () => globalThis.fetch(`${base}${path}`, { headers, redirect: 'manual' });
-  const response = await request().catch(request);
-  const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, body };
-}
-
 try {
-  const store = await createStore(db.kysely, { name: 'Loja Bench' });
-  const password = 'senha-do-bench-123';
-  await addMember(db.kysely, {
-    storeId: store.id,
-    email: 'dono@bench.example',
-    role: 'owner',
-    passwordHash: await hashPassword(password),
-  });
-  const { key } = await createApiKey(db.kysely, {
-    storeId: store.id,
-    mode: 'test',
-    scopes: ['pix:write', 'products:write'],
-  });
-  const api = (path, body) =>
-    globalThis
-      .fetch(`${base}/api/public/v1${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? {}),
-      })
-      .then((r) => r.json());
+  const api = await bench.apiClient(['pix:write', 'products:write']);
   const products = [];
   for (const nome of ['Curso de Violão', 'E-book de Receitas', 'Mentoria'])
     products.push((await api('/products', { nome, preco: 10 })).id);
@@ -99,19 +34,12 @@ try {
   await api(`/payments/pix/${charge.id}/simulate_payment`);
   const template = await db.kysely.selectFrom('sales').selectAll().executeTakeFirstOrThrow();
   // Signed in before the seeding (12 h idle is the limit).
-  const login = await globalThis.fetch(`${base}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new globalThis.URLSearchParams({ email: 'dono@bench.example', password }).toString(),
-  });
-  const cookie = /sf_session=[^;]+/.exec(login.headers.get('set-cookie'))[0];
+  const cookie = await bench.signInOwner();
   const seedStart = process.hrtime.bigint();
   const sample = await seedDashboardSales(db.kysely, { template, productIds: products, count: SALES });
-  if (POSTGRES) await pg.query(`analyze ${schema}.sales`);
-  else await sql`analyze`.execute(db.kysely);
+  await bench.analyze(bench.postgres ? 'sales' : undefined);
   console.log(
-    `${POSTGRES ? 'PostgreSQL' : 'SQLite'}: seeded ${SALES} sales in ${ms(Number(process.hrtime.bigint() - seedStart) / 1e9)} s`,
+    `${bench.postgres ? 'PostgreSQL' : 'SQLite'}: seeded ${SALES} sales in ${ms(Number(process.hrtime.bigint() - seedStart) / 1e9)} s`,
   );
 
   // A deep page: the cursor of the sale 50,000 rows down (as the "Próxima página" link names it).
@@ -136,19 +64,13 @@ try {
     'search by a rare name, page 1': `/dashboard/vendas?q=${encodeURIComponent(sample.rareName.split(' ')[1])}`,
     'search by a common name': '/dashboard/vendas?q=silva',
   };
-  for (const path of Object.values(cases)) {
-    const first = await get(path, { cookie });
-    if (first.status !== 200) throw new Error(`${path} answered ${first.status}`);
-  }
-  serverTimes.clear();
+  for (const path of Object.values(cases)) await bench.timed(path, { cookie });
   // Interleaved rounds: machine noise falls on every case alike.
+  const serverTimes = new Map(Object.values(cases).map((path) => [path, []]));
   for (let round = 0; round < ROUNDS; round++)
-    for (const path of Object.values(cases)) await get(path, { cookie });
-  const p = (path, q) =>
-    percentile(
-      [...serverTimes.get(path)].sort((a, b) => a - b),
-      q,
-    );
+    for (const path of Object.values(cases))
+      serverTimes.get(path).push((await bench.send(path, { cookie })).serverMs);
+  const p = (path, q) => percentileOf(serverTimes.get(path), q);
   const baseline = p('/healthz', 50);
   console.log(`server time, ${ROUNDS} requests each (ms):`);
   console.log(`  ${'page'.padEnd(30)} ${'p50'.padStart(7)} ${'p95'.padStart(7)}  p50/baseline`);
@@ -162,11 +84,10 @@ try {
   let pagesRead = 0;
   let followMs = 0;
   for (;;) {
-    serverTimes.clear();
-    const page = await get(path, { cookie });
+    const page = await bench.send(path, { cookie });
     pagesRead += 1;
-    followMs += serverTimes.get(path)[0];
-    const html = page.body.toString();
+    followMs += page.serverMs;
+    const html = page.text;
     if (html.includes(sample.rareName)) break;
     const next = /<a href="(\/dashboard\/vendas\?[^"]*)">Próxima página<\/a>/.exec(html);
     if (!next) throw new Error('the rare name was not found');
@@ -210,7 +131,7 @@ try {
   };
   console.log('page weight (HTML):');
   for (const [name, path] of Object.entries(pages)) {
-    const page = await get(path, path === '/dashboard/login' ? {} : { cookie });
+    const page = await bench.send(path, path === '/dashboard/login' ? {} : { cookie });
     console.log(
       `  ${name.padEnd(22)} ${String(page.status).padEnd(4)} ${String(page.body.length).padStart(7)} B  gzip ${String(gzipSync(page.body).length).padStart(6)} B`,
     );
@@ -235,17 +156,11 @@ try {
   for (const [name, [query, at, windowed]] of Object.entries(plans)) {
     const floor = windowed ? await nameSearchFloor(db.kysely, scope, query, at) : null;
     const compiled = filteredSalesQuery(db.kysely, scope, query, at, 51, floor).compile();
-    const explain = POSTGRES ? 'explain ' : 'explain query plan ';
+    const explain = bench.postgres ? 'explain ' : 'explain query plan ';
     const result = await db.kysely.executeQuery({ ...compiled, sql: explain + compiled.sql });
     const text = result.rows.map((row) => row['QUERY PLAN'] ?? row.detail).join(' | ');
     console.log(`  ${name}: ${text}`);
   }
 } finally {
-  await app.close();
-  await db.close();
-  if (pg) {
-    await pg.query(`drop schema ${schema} cascade`);
-    await pg.end();
-  }
-  rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }

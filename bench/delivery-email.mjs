@@ -12,15 +12,14 @@
 // queueDeliveryEmail), then one worker started and timed until the last e-mail is accepted.
 // Latency: sales paid one by one through the real API (POST /payments/pix, then simulate_payment) at
 // a steady rate, the worker woken by the API's writes as in `serve`.
-import { fork } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { placeFor } from './lib/database.mjs';
+import { forkTlsReceiver } from './lib/tls-receiver.mjs';
 import { importServerDependency, importServerModule } from './lib/paths.mjs';
 import { latencySummary, percentile } from './lib/percentile.mjs';
-import { nextMessage } from './lib/child-process.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -78,7 +77,6 @@ async function runSmtpServer() {
 // ---------------------------------------------------------------- the bench (parent process)
 
 async function runBench() {
-  const selfsigned = (await import('selfsigned')).default;
   const nodemailer = await importServerDependency('nodemailer');
   const { openDatabase } = await importServerModule('db/database.js');
   const { migrateToLatest } = await importServerModule('db/migrate.js');
@@ -92,27 +90,12 @@ async function runBench() {
   const { newUuid } = await importServerModule('common/ids.js');
   const { nowIso } = await importServerModule('common/time.js');
 
-  const pems = selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
-    days: 1,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  const smtpChild = await forkTlsReceiver({
+    script: new URL(import.meta.url).pathname,
+    flag: '--smtp-server',
+    pollMs: 50,
   });
-  const smtpChild = fork(new URL(import.meta.url).pathname, ['--smtp-server'], {
-    env: { ...process.env, BENCH_TLS: JSON.stringify({ key: pems.private, cert: pems.cert }) },
-  });
-  const { port } = await nextMessage(smtpChild);
-  const ask = async (what) => {
-    smtpChild.send(what);
-    return nextMessage(smtpChild);
-  };
-  const waitForDistinct = async (count) => {
-    let stats;
-    do {
-      await sleep(50);
-      stats = await ask('stats');
-    } while (stats.distinct < count);
-    return stats;
-  };
+  const { port, ask, waitForDistinct } = smtpChild;
 
   const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL;
   if (opts.db === 'postgres' && !pgUrl) throw new Error('--db postgres needs STOREFRONT_TEST_DATABASE_URL');
@@ -165,7 +148,7 @@ async function runBench() {
     smtp: config.smtp,
     config,
     log,
-    tls: { ca: pems.cert },
+    tls: { ca: smtpChild.cert },
     concurrency,
   };
   const cpuMicros = (u, before) => u.user + u.system - before.user - before.system;
@@ -183,7 +166,7 @@ async function runBench() {
       port,
       secure: false,
       auth: { user: USER, pass: PASS },
-      tls: { ca: pems.cert },
+      tls: { ca: smtpChild.cert },
     });
     const sample = composeDeliveryEmail({
       storeName: 'Loja Bench',

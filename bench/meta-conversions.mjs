@@ -12,12 +12,11 @@
 // approveSale (so each queues its Purchase in its transaction), then one worker is started and timed
 // until the fake has every event id and every row is settled.
 import { Buffer } from 'node:buffer';
-import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { placeFor } from './lib/database.mjs';
-import { nextMessage } from './lib/child-process.mjs';
+import { forkTlsReceiver } from './lib/tls-receiver.mjs';
 import { importServerModule } from './lib/paths.mjs';
 
 const { values: opts } = parseArgs({
@@ -64,7 +63,6 @@ async function runGraphServer() {
 // ---------------------------------------------------------------- the bench (parent process)
 
 async function runBench() {
-  const selfsigned = (await import('selfsigned')).default;
   const { openDatabase } = await importServerModule('db/database.js');
   const { migrateToLatest } = await importServerModule('db/migrate.js');
   const { loadConfig } = await importServerModule('config/config.js');
@@ -78,27 +76,12 @@ async function runBench() {
   const { newUuid } = await importServerModule('common/ids.js');
   const { nowIso } = await importServerModule('common/time.js');
 
-  const pems = selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
-    days: 1,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  const graph = await forkTlsReceiver({
+    script: new URL(import.meta.url).pathname,
+    flag: '--graph-server',
+    pollMs: 20,
   });
-  const graph = fork(new URL(import.meta.url).pathname, ['--graph-server'], {
-    env: { ...process.env, BENCH_TLS: JSON.stringify({ key: pems.private, cert: pems.cert }) },
-  });
-  const { port } = await nextMessage(graph);
-  const ask = async (what) => {
-    graph.send(what);
-    return nextMessage(graph);
-  };
-  const waitForDistinct = async (count) => {
-    let stats;
-    do {
-      await sleep(20);
-      stats = await ask('stats');
-    } while (stats.distinct < count);
-    return stats;
-  };
+  const { port, ask, waitForDistinct } = graph;
 
   const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL;
   if (opts.db === 'postgres' && !pgUrl) throw new Error('--db postgres needs STOREFRONT_TEST_DATABASE_URL');
@@ -111,7 +94,7 @@ async function runBench() {
     STOREFRONT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
     STOREFRONT_META_API_URL: apiUrl,
   });
-  const meta = { ...config.meta, ca: pems.cert };
+  const meta = { ...config.meta, ca: graph.cert };
   const store = await createStore(db.kysely, { name: 'Loja Bench' });
   const token = 'EAAB' + 'x'.repeat(180);
   await db.kysely

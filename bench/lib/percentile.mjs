@@ -12,3 +12,10 @@ export function latencySummary(sorted) {
     max: sorted.at(-1),
   };
 }
+
+/** The p-th percentile (0-100) of `values` in any order (sorts a copy). */
+export const percentileOf = (values, p) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
