@@ -167,6 +167,13 @@ export function Notice(props: { kind: 'ok' | 'error'; children: ComponentChildre
   );
 }
 
+/** Atop a form shown again after a refusal (any field error): nothing was saved, see the marked field. */
+export function RefusedNotice(props: { errors: Record<string, string> }) {
+  return Object.keys(props.errors).length > 0 ? (
+    <Notice kind="error">Nada foi salvo: confira o campo marcado.</Notice>
+  ) : null;
+}
+
 /** A titled block of a page. */
 export function Section(props: { title: string; id?: string; children: ComponentChildren }) {
   const headingId = `${props.id ?? props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-titulo`;
