@@ -1,7 +1,14 @@
 import { formatBrl } from '../../../common/money.js';
 import type { CouponsTable } from '../../../coupons/coupon-object.js';
 import type { RefusedForm } from '../../form-values.js';
-import { Field, Notice, PostForm, RefusedNotice, TextAreaField } from '../../views/components.js';
+import {
+  ArchiveButton,
+  Field,
+  Notice,
+  PostForm,
+  RefusedNotice,
+  TextAreaField,
+} from '../../views/components.js';
 import { formatCount, formatDate } from '../../views/format.js';
 import { ListTable, NewItemLink, OlderPage } from '../../views/listing.js';
 import type { CouponValues } from './coupon-form.js';
@@ -165,11 +172,7 @@ export function CouponPage(props: {
               Salvar
             </button>
           </PostForm>
-          <PostForm action={`${base}/${active ? 'arquivar' : 'reativar'}`} class="stack">
-            <button type="submit" class={active ? 'button button-danger' : 'button'}>
-              {active ? 'Arquivar' : 'Reativar'}
-            </button>
-          </PostForm>
+          <ArchiveButton base={base} active={active} />
         </>
       ) : null}
     </>

@@ -4,6 +4,7 @@ import type { ProductsTable, Recorrencia, RetryPolicy } from '../../../products/
 import { RECORRENCIAS } from '../../../products/product-object.js';
 import type { RefusedForm } from '../../form-values.js';
 import {
+  ArchiveButton,
   Field,
   Notice,
   PostForm,
@@ -302,11 +303,7 @@ export function ProductPage(props: {
       {props.canEdit ? (
         <>
           <ProductFormView action={base} state={props.state} checkouts={props.checkouts} />
-          <PostForm action={`${base}/${active ? 'arquivar' : 'reativar'}`} class="stack">
-            <button type="submit" class={active ? 'button button-danger' : 'button'}>
-              {active ? 'Arquivar' : 'Reativar'}
-            </button>
-          </PostForm>
+          <ArchiveButton base={base} active={active} />
         </>
       ) : (
         <ProductFacts product={product} bumpCodigo={props.bumpCodigo} checkout={checkout} />
