@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.js';
 
 /*
@@ -5,6 +6,9 @@ import { ApiError } from '../http/api-error.js';
  * dashboard's forms build the body the API would get and check it with the API's own schema and
  * service: a value the form cannot read is passed on as typed, so the schema refuses it by name.
  */
+
+/** A form field as its body carries it: optional text, and none longer than a person would type. */
+export const FormText = Type.Optional(Type.String({ maxLength: 10_000 }));
 
 /** An optional text field: empty (or blanks) is null, which clears it; line breaks as the API stores them. */
 export function optionalText(value: string | undefined): string | null {

@@ -1,12 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumAvailable,
-  chromiumSuiteTitle,
-  failWithoutRequiredChromium,
-  launchChromium,
-  watchPage,
-} from '../support/chromium.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeInChromium, watchPage } from '../support/chromium.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { orderIdOf } from '../orders/orders-support.js';
@@ -39,12 +33,6 @@ const FAKE_FBEVENTS = `(function () {
 
 const GIF = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
 
-let browser: Browser | undefined;
-beforeAll(async () => {
-  if (chromiumAvailable) browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
 interface Visit {
   page: Page;
   /** Requests that reached Meta's stand-ins: `ev:eid` for reports, `script` for fbevents.js. */
@@ -53,8 +41,8 @@ interface Visit {
   problems: string[];
 }
 
-async function visit(api: TestApi): Promise<Visit> {
-  const context = await browser!.newContext({ locale: 'pt-BR' });
+async function visit(browser: Browser, api: TestApi): Promise<Visit> {
+  const context = await browser.newContext({ locale: 'pt-BR' });
   const page = await context.newPage();
   const meta: string[] = [];
   const watch = await watchPage(page, api.baseUrl, (url) => {
@@ -71,9 +59,7 @@ async function visit(api: TestApi): Promise<Visit> {
   return { page, meta, ...watch };
 }
 
-failWithoutRequiredChromium();
-
-describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Meta browser pixel in headless Chromium'), () => {
+describeInChromium('Meta browser pixel in headless Chromium', (browser) => {
   describeEachDatabase('pixel pages', (api) => {
     let pixelShop: Shop;
     let plainShop: Shop;
@@ -89,7 +75,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Meta browser pixel in he
     });
 
     it('loads on the pixel store’s product page with a CSP widened for Meta only', async () => {
-      const { page, meta, foreign, problems } = await visit(api);
+      const { page, meta, foreign, problems } = await visit(browser(), api);
       const response = await page.goto(`${api.baseUrl}${pixelShop.pagePath}`);
       const csp = response!.headers()['content-security-policy']!;
       expect(csp).toMatch(new RegExp(`script-src 'nonce-[^;]+' ${SCRIPT_ORIGIN}(;|$)`));
@@ -106,7 +92,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Meta browser pixel in he
     it('tracks InitiateCheckout and, once paid, Purchase with the order’s and the sale’s ids', async () => {
       const { token } = await placeOrder(api, pixelShop);
       const orderId = await orderIdOf(api, token!);
-      const { page, meta, foreign, problems } = await visit(api);
+      const { page, meta, foreign, problems } = await visit(browser(), api);
       await page.goto(`${api.baseUrl}/p/o/${token}`);
       await eventually(async () => meta.includes(`InitiateCheckout:${orderId}`));
       await page.getByRole('button', { name: 'Simular pagamento' }).click();
@@ -130,7 +116,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Meta browser pixel in he
 
     it('stays off another store’s pages, whose CSP stays strict', async () => {
       const { token } = await placeOrder(api, plainShop);
-      const { page, meta, foreign, problems } = await visit(api);
+      const { page, meta, foreign, problems } = await visit(browser(), api);
       for (const path of [plainShop.pagePath, `/p/o/${token}`]) {
         const response = await page.goto(`${api.baseUrl}${path}`);
         const csp = response!.headers()['content-security-policy']!;

@@ -1,30 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumAvailable,
-  chromiumSuiteTitle,
-  failWithoutRequiredChromium,
-  launchChromium,
-} from '../support/chromium.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { axeViolations, describeInChromium, saveScreenshot } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
-import {
-  axeViolations,
-  horizontalOverflow,
-  screenshot,
-  tabStops,
-  watchedPage,
-} from '../support/dashboard-browser.js';
+import { horizontalOverflow, tabStops, watchedPage } from '../support/dashboard-browser.js';
 import type { Watched } from '../support/dashboard-browser.js';
 import { describeEachDatabase } from '../support/test-api.js';
-
-let browser: Browser | undefined;
-beforeAll(async () => {
-  if (chromiumAvailable) browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
-failWithoutRequiredChromium();
 
 const HOSTILE = '<script>alert("x")</script> Natal';
 
@@ -43,7 +24,7 @@ async function expectSound(w: Watched, name: string) {
   expect(w.problems, name).toEqual([]);
 }
 
-describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Chromium'), () => {
+describeInChromium('Checkouts in headless Chromium', (browser) => {
   describeEachDatabase('Checkouts pages', (api) => {
     let editor: DashboardUser;
     let key: string;
@@ -61,7 +42,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
     });
 
     it('the preview shows an unsaved title; Salvar saves it; axe clean, 360 px, keyboard, same origin', async () => {
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(browser(), api);
       try {
         const { page } = w;
         page.on('dialog', () => w.problems.push('a script ran'));
@@ -74,7 +55,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
         // The hostile name is a link's text, never markup.
         expect(await page.getByRole('link', { name: HOSTILE }).count()).toBe(1);
         await expectSound(w, 'Checkouts');
-        await screenshot(page, `dashboard-checkouts-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-checkouts-${api.dialect}.png`);
 
         await page.getByRole('link', { name: HOSTILE }).click();
         await page.waitForURL(`${api.baseUrl}/dashboard/checkouts/${checkoutId}`);
@@ -100,7 +81,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
           .toBe('rgb(51, 102, 153)');
         expect(await page.locator('iframe.preview-frame').count()).toBe(1);
         await expectSound(w, 'editor');
-        await screenshot(page, `dashboard-checkout-editor-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-checkout-editor-${api.dialect}.png`);
 
         // The keyboard reaches Salvar (after every field of the form).
         const stops = await tabStops(page, 120);
@@ -117,7 +98,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
     });
 
     it('a new checkout: wide screen side by side, a wrong colour named at its field, then created', async () => {
-      const w = await watchedPage(browser!, api, 1280);
+      const w = await watchedPage(browser(), api, 1280);
       try {
         const { page } = w;
         await dashboardBrowserLogin(page, api.baseUrl, editor);
@@ -155,14 +136,14 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Checkouts in headless Ch
           settings_json: { checkout_titulo: 'Só hoje' },
         });
         await expectSound(w, 'created');
-        await screenshot(page, `dashboard-checkout-wide-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-checkout-wide-${api.dialect}.png`);
       } finally {
         await w.close();
       }
     });
 
     it('without JavaScript, Pré-visualizar draws the unsaved settings in the frame', async () => {
-      const w = await watchedPage(browser!, api, 360, { javaScriptEnabled: false });
+      const w = await watchedPage(browser(), api, 360, { javaScriptEnabled: false });
       try {
         const { page } = w;
         await dashboardBrowserLogin(page, api.baseUrl, editor);

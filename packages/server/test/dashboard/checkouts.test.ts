@@ -1,7 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
+import { addDashboardUser, dashboardLogin, dashboardRequest, memberPerRole } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
 import { createShop } from '../pages/page-support.js';
+import { auditOf } from '../support/store-records.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
@@ -48,6 +49,7 @@ describeEachDatabase(
     let editor: DashboardSession;
     let viewer: DashboardSession;
     let stranger: DashboardSession;
+    const members = memberPerRole(api);
     const get = (session: DashboardSession, path = '') =>
       dashboardRequest(api.baseUrl, session, 'GET', `${PATH}${path}`);
     const post = (session: DashboardSession, path: string, form: Record<string, string> = {}) =>
@@ -64,20 +66,12 @@ describeEachDatabase(
           .where('type', '=', type)
           .execute()
       ).map((row) => JSON.parse(row.payload).data.object);
-    const audits = async () =>
-      (
-        await api.db
-          .selectFrom('audit_log')
-          .select(['action', 'detail'])
-          .where('store_id', '=', storeId)
-          .execute()
-      ).map((row) => `${row.action}: ${row.detail}`);
+    const audits = () => auditOf(api, storeId);
 
     beforeAll(async () => {
       ({ key, storeId, defaultCheckoutId: defaultId } = await api.createStore({ name: 'Loja Checkouts' }));
-      owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
-      editor = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'editor'));
-      viewer = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'viewer'));
+      await members.signIn(storeId);
+      ({ owner, editor, viewer } = members.sessions);
       const other = await api.createStore({ name: 'Outra loja' });
       stranger = await dashboardLogin(api.baseUrl, await addDashboardUser(api, other.storeId, 'owner'));
     });

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
-import type { DashboardSession } from '../support/dashboard.js';
+import { dashboardRequest, memberPerRole } from '../support/dashboard.js';
+import { auditOf } from '../support/store-records.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 
@@ -30,24 +30,10 @@ describeEachDatabase('dashboard Cupons', (api: TestApi) => {
   let storeId: string;
   let product: { id: string; codigo: string };
   let other: { id: string; codigo: string };
-  const sessions = {} as Record<'owner' | 'editor' | 'viewer', DashboardSession>;
-  const get = (role: keyof typeof sessions, path: string) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'GET', path);
-  const post = (role: keyof typeof sessions, path: string, fields: Record<string, string> = {}) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'POST', path, fields);
+  const { sessions, get, post, signIn } = memberPerRole(api);
   const couponCount = async () =>
     (await api.db.selectFrom('coupons').select('id').where('store_id', '=', storeId).execute()).length;
-  const auditOf = async () =>
-    (
-      await api.db
-        .selectFrom('audit_log')
-        .select(['action', 'detail'])
-        .where('store_id', '=', storeId)
-        .orderBy('created_at')
-        .execute()
-    )
-      .filter((entry) => entry.action.startsWith('coupon_'))
-      .map((entry) => `${entry.action}: ${entry.detail}`);
+  const couponAudit = () => auditOf(api, storeId, 'coupon_');
   async function create(fields: Record<string, string>): Promise<string> {
     const res = await post('editor', PATH, form(fields));
     expect(res.status, res.text).toBe(303);
@@ -56,8 +42,7 @@ describeEachDatabase('dashboard Cupons', (api: TestApi) => {
 
   beforeAll(async () => {
     ({ key, storeId } = await api.createStore({ name: 'Loja Cupons' }));
-    for (const role of ['owner', 'editor', 'viewer'] as const)
-      sessions[role] = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, role));
+    await signIn(storeId);
     product = (await api.as(key).post('/products', { nome: 'Curso', preco: 100 })).body;
     other = (await api.as(key).post('/products', { nome: 'Ebook', preco: 20 })).body;
   });
@@ -83,7 +68,7 @@ describeEachDatabase('dashboard Cupons', (api: TestApi) => {
     });
     // Valid through the whole São Paulo day typed (UTC−3).
     expect(coupon.expires_at).toBe(new Date(`${day}T23:59:59.999-03:00`).toISOString());
-    expect(await auditOf()).toContain('coupon_created: BEMVINDO10');
+    expect(await couponAudit()).toContain('coupon_created: BEMVINDO10');
 
     const page = await get('editor', `${PATH}/${id}?aviso=criado`);
     expect(page.text).toContain('Cupom criado.');
@@ -127,7 +112,7 @@ describeEachDatabase('dashboard Cupons', (api: TestApi) => {
       percent_off: 5,
     });
     expect(after.expires_at).toBe(created.expires_at);
-    expect(await auditOf()).toContain('coupon_updated: EDITAR: max_redemptions, product_ids');
+    expect(await couponAudit()).toContain('coupon_updated: EDITAR: max_redemptions, product_ids');
 
     const cleared = await post('editor', `${PATH}/${created.id}`, form({}));
     expect(cleared.status).toBe(303);
@@ -147,7 +132,7 @@ describeEachDatabase('dashboard Cupons', (api: TestApi) => {
     expect((await post('editor', `${PATH}/${id}/arquivar`)).status).toBe(303); // again: nothing more
     expect((await post('owner', `${PATH}/${id}/reativar`)).status).toBe(303);
     expect((await api.as(key).get(`/coupons/${id}`)).body.active).toBe(true);
-    expect((await auditOf()).filter((entry) => entry.endsWith('ARQUIVAR'))).toEqual([
+    expect((await couponAudit()).filter((entry) => entry.endsWith('ARQUIVAR'))).toEqual([
       'coupon_created: ARQUIVAR',
       'coupon_archived: ARQUIVAR',
       'coupon_reactivated: ARQUIVAR',

@@ -1,68 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../src/dashboard/accounts/totp.js';
-import {
-  axeViolations,
-  chromiumAvailable,
-  chromiumSuiteTitle,
-  failWithoutRequiredChromium,
-  launchChromium,
-  saveScreenshot,
-  watchPage,
-} from '../support/chromium.js';
-import type { PageWatch } from '../support/chromium.js';
+import { axeViolations, describeInChromium, saveScreenshot } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
+import { horizontalOverflow, tabStops, watchedPage } from '../support/dashboard-browser.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import type { TestApi } from '../support/test-api.js';
 
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core): axe-core, 360 px,
  * the keyboard alone, nothing from another origin. Screenshots go to packages/server/test-artifacts/.
  */
 
-let browser: Browser | undefined;
-beforeAll(async () => {
-  if (chromiumAvailable) browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
-interface Watched extends PageWatch {
-  page: Page;
-  close(): Promise<void>;
-}
-
-async function watchedPage(api: TestApi, width = 360): Promise<Watched> {
-  const context = await browser!.newContext({ viewport: { width, height: 800 }, locale: 'pt-BR' });
-  const page = await context.newPage();
-  const watch = await watchPage(page, api.baseUrl);
-  return { page, ...watch, close: () => context.close() };
-}
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-/** Every control Tab reaches, in order, by its accessible text (up to `limit` presses). */
-async function tabStops(page: Page, limit = 80): Promise<string[]> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const stops: string[] = [];
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
-    const label = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
-      const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-      return (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
-    });
-    if (label === null) break;
-    stops.push(label);
-  }
-  return stops;
-}
-
-failWithoutRequiredChromium();
-
-describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Chromium'), () => {
+describeInChromium('dashboard in headless Chromium', (browser) => {
   describeEachDatabase('dashboard pages', (api) => {
     let owner: DashboardUser;
     let storeId: string;
@@ -83,7 +32,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('login: a wrong pair shows the message; axe clean, 360 px, nothing from elsewhere', async () => {
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser(), api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/login`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -107,7 +56,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('Início and Configurações: keyboard only from login to every action, axe clean, no horizontal scroll', async () => {
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser(), api);
       try {
         const { page } = w;
         await page.goto(`${api.baseUrl}/dashboard/login`);
@@ -192,7 +141,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
         const secret = (await page.locator('code.secret').first().textContent())!;
-        await page.getByLabel('Código').fill(totpCode(secret, totpStep()));
+        await page.getByLabel('Código', { exact: true }).fill(totpCode(secret, totpStep()));
         await page.getByRole('button', { name: 'Ativar', exact: true }).click();
         await expect
           .poll(() => page.getByRole('status').first().textContent())
@@ -215,7 +164,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
           .select('totp_last_step')
           .where('id', '=', owner.id)
           .executeTakeFirstOrThrow();
-        await page.getByLabel('Código').fill(totpCode(secret, row.totp_last_step! + 1));
+        await page.getByLabel('Código', { exact: true }).fill(totpCode(secret, row.totp_last_step! + 1));
         await Promise.all([
           page.waitForURL(`${api.baseUrl}/dashboard`),
           page.getByRole('button', { name: 'Verificar' }).click(),
@@ -235,7 +184,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
         role: 'viewer',
         invite: true,
       });
-      const w = await watchedPage(api);
+      const w = await watchedPage(browser(), api);
       try {
         await w.page.goto(`${api.baseUrl}/dashboard/convite/${added.inviteToken!}`);
         expect(await axeViolations(w.page)).toEqual([]);
@@ -258,7 +207,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('dashboard in headless Ch
     });
 
     it('signs in with the test-support helper', async () => {
-      const w = await watchedPage(api, 1280);
+      const w = await watchedPage(browser(), api, 1280);
       try {
         const second = await addDashboardUser(api, storeId, 'owner');
         await dashboardBrowserLogin(w.page, api.baseUrl, second);

@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/common/secret-box.js';
-import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
+import { dashboardRequest, memberPerRole } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
+import { auditOf } from '../support/store-records.js';
 import { describeEachDatabase, TEST_SECRET } from '../support/test-api.js';
-import type { TestApi } from '../support/test-api.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import {
   allowedHosts,
@@ -19,15 +19,6 @@ const PATH = '/dashboard/desenvolvedores';
 const KEY_IN_PAGE = /value="(sk_(?:test|live)_[0-9A-Za-z]+)"/;
 const SECRET_IN_PAGE = /value="(whsec_[0-9a-f]{64})"/;
 
-const auditActions = async (api: TestApi, storeId: string) =>
-  (
-    await api.db
-      .selectFrom('audit_log')
-      .select(['action', 'detail'])
-      .where('store_id', '=', storeId)
-      .execute()
-  ).map((e) => `${e.action}: ${e.detail}`);
-
 describeEachDatabase(
   'dashboard Desenvolvedores',
   (api) => {
@@ -37,6 +28,7 @@ describeEachDatabase(
     let owner: DashboardSession;
     let editor: DashboardSession;
     let viewer: DashboardSession;
+    const members = memberPerRole(api);
     const post = (session: DashboardSession, path: string, form: Record<string, string> = {}) =>
       dashboardRequest(api.baseUrl, session, 'POST', `${PATH}${path}`, form);
     /** A POST with repeated fields (checkboxes), as a browser sends it. */
@@ -57,9 +49,8 @@ describeEachDatabase(
     beforeAll(async () => {
       receiver = delivery.receiver();
       ({ storeId } = await api.createStore({ name: 'Loja Dev' }));
-      owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
-      editor = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'editor'));
-      viewer = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'viewer'));
+      await members.signIn(storeId);
+      ({ owner, editor, viewer } = members.sessions);
     });
 
     it('creates a key shown once that works on the API, and stops working when revoked', async () => {
@@ -93,7 +84,7 @@ describeEachDatabase(
       // The API trusts a key lookup for up to 2 s: a revoked key stops working within 5 s.
       await eventually(async () => (await api.as(key).get('/checkouts')).status === 401, 5000);
       expect((await get(owner)).text).toContain('Revogada em');
-      expect(await auditActions(api, storeId)).toEqual(
+      expect(await auditOf(api, storeId)).toEqual(
         expect.arrayContaining([
           `api_key_created: ${row.display_prefix} (test; checkouts:read products:read)`,
           `api_key_revoked: ${row.display_prefix}`,
@@ -267,7 +258,7 @@ describeEachDatabase(
         .executeTakeFirstOrThrow();
       expect(createSecretBox(TEST_SECRET).open(after.secret_sealed, row.id)).toBe(next);
       expect((await get(owner, `/webhooks/${row.id}`)).text).not.toContain(next);
-      expect(await auditActions(api, storeId)).toEqual(
+      expect(await auditOf(api, storeId)).toEqual(
         expect.arrayContaining([
           `webhook_created: ${url} (sale.approved, checkout.created)`,
           `webhook_secret_rotated: ${url}`,

@@ -21,7 +21,8 @@ import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
-import { eventTypesOf, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
+import { recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
+import { eventTypesOf } from '../support/store-records.js';
 
 const HOSTILE = `<script>alert("x")</script> "Zé"`;
 

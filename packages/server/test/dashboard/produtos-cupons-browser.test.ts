@@ -1,20 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumAvailable,
-  chromiumSuiteTitle,
-  failWithoutRequiredChromium,
-  launchChromium,
-} from '../support/chromium.js';
+import { beforeAll, expect, it } from 'vitest';
+import { axeViolations, describeInChromium, saveScreenshot } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
-import {
-  axeViolations,
-  horizontalOverflow,
-  screenshot,
-  tabStops,
-  watchedPage,
-} from '../support/dashboard-browser.js';
+import { horizontalOverflow, tabStops, watchedPage } from '../support/dashboard-browser.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 /**
@@ -22,17 +10,9 @@ import { describeEachDatabase } from '../support/test-api.js';
  * critical violation), no horizontal scroll at 360 px, nothing from another origin.
  */
 
-let browser: Browser | undefined;
-beforeAll(async () => {
-  if (chromiumAvailable) browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
-failWithoutRequiredChromium();
-
 const LONG_NAME = 'Curso completo de violão popular brasileiro para iniciantes e intermediários';
 
-describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Produtos and Cupons in headless Chromium'), () => {
+describeInChromium('Produtos and Cupons in headless Chromium', (browser) => {
   describeEachDatabase('Produtos and Cupons pages', (api) => {
     let editor: DashboardUser;
     let key: string;
@@ -45,7 +25,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Produtos and Cupons in h
     });
 
     it('creates a product and a coupon with the keyboard; axe clean and no horizontal scroll at 360 px', async () => {
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(browser(), api);
       try {
         const { page } = w;
         await dashboardBrowserLogin(page, api.baseUrl, editor);
@@ -60,7 +40,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Produtos and Cupons in h
         await Promise.all([page.waitForURL(/\/produtos\/novo$/), page.keyboard.press('Enter')]);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-produto-novo-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-produto-novo-${api.dialect}.png`);
         const stops = await tabStops(page, 120);
         for (const name of [
           'Nome',
@@ -111,7 +91,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Produtos and Cupons in h
         expect(await page.getByRole('link', { name: new RegExp(`/p/.+/${product.slug}$`) }).count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-produto-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-produto-${api.dialect}.png`);
 
         // Cupons: "Novo cupom", then Código, Desconto (%), Enter.
         await page.goto(`${api.baseUrl}/dashboard/cupons`);
@@ -146,7 +126,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Produtos and Cupons in h
         });
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-cupom-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-cupom-${api.dialect}.png`);
 
         await page.goto(`${api.baseUrl}/dashboard/cupons`);
         expect(await page.getByRole('link', { name: 'NAVEGADOR15' }).count()).toBe(1);

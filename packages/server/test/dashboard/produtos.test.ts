@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
-import type { DashboardSession } from '../support/dashboard.js';
+import { addDashboardUser, dashboardLogin, dashboardRequest, memberPerRole } from '../support/dashboard.js';
+import { auditOf, eventTypesOf } from '../support/store-records.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 
@@ -36,35 +36,11 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
   let key: string;
   let storeId: string;
   let handle: string;
-  const sessions = {} as Record<'owner' | 'editor' | 'viewer', DashboardSession>;
-  const get = (role: keyof typeof sessions, path: string) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'GET', path);
-  const post = (role: keyof typeof sessions, path: string, fields: Record<string, string> = {}) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'POST', path, fields);
+  const { sessions, get, post, signIn } = memberPerRole(api);
   const productCount = async () =>
     (await api.db.selectFrom('products').select('id').where('store_id', '=', storeId).execute()).length;
-  const eventsOf = async (id: string) =>
-    (
-      await api.db
-        .selectFrom('events')
-        .select(['type', 'payload'])
-        .where('store_id', '=', storeId)
-        .orderBy('created_at')
-        .execute()
-    )
-      .filter((event) => event.payload.includes(id))
-      .map((event) => event.type);
-  const auditOf = async () =>
-    (
-      await api.db
-        .selectFrom('audit_log')
-        .select(['action', 'detail'])
-        .where('store_id', '=', storeId)
-        .orderBy('created_at')
-        .execute()
-    )
-      .filter((entry) => entry.action.startsWith('product_'))
-      .map((entry) => `${entry.action}: ${entry.detail}`);
+  const eventsOf = (id: string) => eventTypesOf(api, storeId, id);
+  const productAudit = () => auditOf(api, storeId, 'product_');
   /** Creates through the dashboard; returns the new product's id. */
   async function create(fields: Record<string, string>): Promise<string> {
     const res = await post('editor', PATH, form(fields));
@@ -77,8 +53,7 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
     handle = (
       await api.db.selectFrom('stores').select('handle').where('id', '=', storeId).executeTakeFirstOrThrow()
     ).handle;
-    for (const role of ['owner', 'editor', 'viewer'] as const)
-      sessions[role] = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, role));
+    await signIn(storeId);
   });
 
   it("creates a product with every field; it is the API's product, with its event, audit entry and page link", async () => {
@@ -123,7 +98,7 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
       retry_policy: 'none',
     });
     expect(await eventsOf(id)).toEqual(['product.created']);
-    expect(await auditOf()).toContain(`product_created: Curso de Violão (${product.codigo})`);
+    expect(await productAudit()).toContain(`product_created: Curso de Violão (${product.codigo})`);
 
     const page = await get('editor', `${PATH}/${id}?aviso=criado`);
     expect(page.status).toBe(200);
@@ -153,7 +128,7 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
     });
     expect(product.slug).toBe('ebook'); // an empty slug field keeps it
     expect(await eventsOf(id)).toEqual(['product.created', 'product.updated']);
-    expect(await auditOf()).toContain(
+    expect(await productAudit()).toContain(
       `product_updated: Ebook 2ª edição (${product.codigo}): nome, descricao, preco`,
     );
 
@@ -186,7 +161,7 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
     expect((await fetch(`${api.baseUrl}/p/${handle}/mentoria`)).status).toBe(200);
     expect(await eventsOf(id)).toEqual(['product.created', 'product.archived', 'product.updated']);
     const codigo = (await api.as(key).get(`/products/${id}`)).body.codigo;
-    const entries = await auditOf();
+    const entries = await productAudit();
     expect(entries.filter((e) => e.includes(codigo))).toEqual([
       `product_created: Mentoria (${codigo})`,
       `product_archived: Mentoria (${codigo})`,

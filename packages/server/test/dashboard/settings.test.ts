@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpServer } from '../support/smtp-server.js';
 import { eventually } from '../webhooks/delivery-harness.js';
+import { auditOf } from '../support/store-records.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest, sessionCookieOf } from '../support/dashboard.js';
@@ -11,16 +12,6 @@ afterAll(() => smtp.close());
 
 const storeRow = (api: TestApi, id: string) =>
   api.db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const auditActions = async (api: TestApi, storeId: string) =>
-  (
-    await api.db
-      .selectFrom('audit_log')
-      .select(['action', 'detail'])
-      .where('store_id', '=', storeId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute()
-  ).map((e) => `${e.action}: ${e.detail}`);
 
 describeEachDatabase(
   'dashboard Configurações',
@@ -60,7 +51,7 @@ describeEachDatabase(
       expect(await storeRow(api, storeId)).toMatchObject({ name: 'Loja Nova', handle: 'abc' });
       const page = await dashboardRequest(api.baseUrl, session, 'GET', ok.headers.get('location')!);
       expect(page.text).toContain('Dados da loja salvos.');
-      expect(await auditActions(api, storeId)).toContain(
+      expect(await auditOf(api, storeId)).toContain(
         'store_updated: nome: Loja Config → Loja Nova; identificador: loja-config → abc',
       );
     });
@@ -72,7 +63,7 @@ describeEachDatabase(
       expect((await storeRow(api, storeId)).pix_key).toBeNull();
       expect((await post('/pix', { pix_key: ' Loja@Example.COM ' })).status).toBe(303);
       expect((await storeRow(api, storeId)).pix_key).toBe('loja@example.com');
-      expect(await auditActions(api, storeId)).toContain('pix_key_changed: — → loja@example.com');
+      expect(await auditOf(api, storeId)).toContain('pix_key_changed: — → loja@example.com');
     });
 
     it('keeps the checkout mode in Teste until the store has PSP settings', async () => {
@@ -83,9 +74,7 @@ describeEachDatabase(
       expect((await post('/modo', { mode: 'sandbox' })).status).toBe(400);
       expect((await post('/modo', { mode: 'test' })).status).toBe(303);
       // Nothing changed, so nothing to record.
-      expect((await auditActions(api, storeId)).some((a) => a.startsWith('checkout_mode_changed'))).toBe(
-        false,
-      );
+      expect((await auditOf(api, storeId)).some((a) => a.startsWith('checkout_mode_changed'))).toBe(false);
     });
 
     it('invites with a role: the link is shown and e-mailed; its holder sets a password and is signed in', async () => {
@@ -120,7 +109,7 @@ describeEachDatabase(
       const again = await post('/equipe/convidar', { email: email.toUpperCase(), role: 'viewer' });
       expect(again.status).toBe(409);
       expect(again.text).toContain('já faz parte da loja');
-      expect(await auditActions(api, storeId)).toEqual(
+      expect(await auditOf(api, storeId)).toEqual(
         expect.arrayContaining([`member_invited: ${email} (Editor)`, `member_joined: ${email}`]),
       );
     });
@@ -144,7 +133,7 @@ describeEachDatabase(
       const res = await post('/equipe/remover', { email: leaving.email });
       expect(res.status).toBe(303);
       expect((await dashboardRequest(api.baseUrl, theirs, 'GET', '/dashboard')).status).toBe(303);
-      expect(await auditActions(api, storeId)).toContain(`member_removed: ${leaving.email} (Leitor)`);
+      expect(await auditOf(api, storeId)).toContain(`member_removed: ${leaving.email} (Leitor)`);
 
       const last = await post('/equipe/remover', { email: owner.email });
       expect(last.status).toBe(409);

@@ -1,28 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumAvailable,
-  chromiumSuiteTitle,
-  failWithoutRequiredChromium,
-  launchChromium,
-} from '../support/chromium.js';
+import { beforeAll, expect, it } from 'vitest';
+import { axeViolations, describeInChromium, saveScreenshot } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
-import { axeViolations, horizontalOverflow, screenshot, watchedPage } from '../support/dashboard-browser.js';
+import { horizontalOverflow, watchedPage } from '../support/dashboard-browser.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { paidSale } from './vendas-support.js';
 
-let browser: Browser | undefined;
-beforeAll(async () => {
-  if (chromiumAvailable) browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
-failWithoutRequiredChromium();
-
 const HOSTILE = '<script>alert("x")</script> Zé';
 
-describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Vendas in headless Chromium'), () => {
+describeInChromium('Vendas in headless Chromium', (browser) => {
   describeEachDatabase('Vendas pages', (api) => {
     let owner: DashboardUser;
     let key: string;
@@ -43,7 +29,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Vendas in headless Chrom
     });
 
     it('Vendas and a sale: axe clean at 360 px; filters; refund through the dialog is the API refund', async () => {
-      const w = await watchedPage(browser!, api);
+      const w = await watchedPage(browser(), api);
       try {
         const { page } = w;
         await dashboardBrowserLogin(page, api.baseUrl, owner);
@@ -53,7 +39,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Vendas in headless Chrom
         expect(await page.getByRole('link', { name: 'Exportar CSV' }).count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-vendas-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-vendas-${api.dialect}.png`);
 
         await page.getByLabel('Buscar').fill('52998224725');
         await page.getByLabel('Status').selectOption('approved');
@@ -72,7 +58,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Vendas in headless Chrom
         ]);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
-        await screenshot(page, `dashboard-venda-${api.dialect}.png`);
+        await saveScreenshot(page, `dashboard-venda-${api.dialect}.png`);
 
         await page.getByRole('button', { name: 'Reembolsar' }).click();
         const dialog = page.getByRole('dialog', { name: 'Reembolsar esta venda?' });
@@ -98,7 +84,7 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Vendas in headless Chrom
     });
 
     it('without JavaScript, "Reembolsar" opens a confirm page that refunds', async () => {
-      const w = await watchedPage(browser!, api, 360, { javaScriptEnabled: false });
+      const w = await watchedPage(browser(), api, 360, { javaScriptEnabled: false });
       try {
         const { page } = w;
         await dashboardBrowserLogin(page, api.baseUrl, owner);

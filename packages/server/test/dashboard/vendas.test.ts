@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
-import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
-import type { DashboardSession } from '../support/dashboard.js';
+import { addDashboardUser, dashboardLogin, dashboardRequest, memberPerRole } from '../support/dashboard.js';
 import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
 import { cloneSales, paidSale } from './vendas-support.js';
@@ -17,7 +16,7 @@ const nextLink = (html: string) =>
 
 describeEachDatabase('dashboard Vendas', (api: TestApi) => {
   let shop: Shop;
-  const sessions = {} as Record<'owner' | 'editor' | 'viewer', DashboardSession>;
+  const { get, post, signIn } = memberPerRole(api);
   let ana: string;
   let hostile: string;
   let bought: string;
@@ -25,15 +24,9 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
   let foreign: string;
   let oldSale: string;
 
-  const get = (role: keyof typeof sessions, path: string) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'GET', path);
-  const post = (role: keyof typeof sessions, path: string) =>
-    dashboardRequest(api.baseUrl, sessions[role], 'POST', path, {});
-
   beforeAll(async () => {
     shop = await createShop(api, {}, 'Loja Vendas');
-    for (const role of ['owner', 'editor', 'viewer'] as const)
-      sessions[role] = await dashboardLogin(api.baseUrl, await addDashboardUser(api, shop.storeId, role));
+    await signIn(shop.storeId);
     const other = await api.createStore({ name: 'Outra Loja' });
     foreign = await paidSale(api, other.key, 5, { name: 'Fora da Loja', email: 'fora@example.com' });
 

@@ -9,7 +9,8 @@ import { BUYER as PAGE_BUYER, pageRequest } from '../pages/page-support.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
-import { BUYER, eventTypesOf, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
+import { BUYER, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
+import { eventTypesOf } from '../support/store-records.js';
 
 describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api) => {
   const live = useLivePix(api);

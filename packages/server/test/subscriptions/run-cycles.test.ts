@@ -4,7 +4,8 @@ import { startCycleScheduler } from '../../src/subscriptions/cycle-scheduler.js'
 import { runCli } from '../support/cli.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';
-import { eventTypesOf, recurringProduct, subscribe } from './subscription-helpers.js';
+import { recurringProduct, subscribe } from './subscription-helpers.js';
+import { eventTypesOf } from '../support/store-records.js';
 
 describeEachDatabase('storefront subscriptions run-cycles: each cycle billed once, retries, ends', (api) => {
   let key: string;

@@ -27,15 +27,3 @@ export async function subscribe(
 ) {
   return api.as(key).post('/subscriptions', { product_id: productId, customer: BUYER }, headers);
 }
-
-/** The events of a store whose object has this id, oldest first, as their types. */
-export async function eventTypesOf(api: TestApi, storeId: string, objectId: string): Promise<string[]> {
-  const rows = await api.db
-    .selectFrom('events')
-    .select(['type', 'payload'])
-    .where('store_id', '=', storeId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.filter((row) => JSON.parse(row.payload).data.object.id === objectId).map((row) => row.type);
-}

@@ -3,7 +3,8 @@ import { parseBrCode } from '../../src/pix/brcode/index.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';
-import { BUYER, eventTypesOf, recurringProduct, subscribe } from './subscription-helpers.js';
+import { BUYER, recurringProduct, subscribe } from './subscription-helpers.js';
+import { eventTypesOf } from '../support/store-records.js';
 
 describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation', (api) => {
   let key: string;

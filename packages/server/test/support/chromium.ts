@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 /** Debian's Chromium, driven headless by playwright-core (no browser download). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -35,6 +35,22 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/**
+ * A suite that shares one headless Chromium, launched before it and closed after it; without the
+ * browser it is skipped with the reason in its title (failed under STOREFRONT_REQUIRE_CHROMIUM=1).
+ */
+export function describeInChromium(title: string, suite: (browser: () => Browser) => void): void {
+  failWithoutRequiredChromium();
+  describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle(title), () => {
+    let browser: Browser | undefined;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(() => browser?.close());
+    suite(() => browser!);
   });
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { hashPassword } from '../../src/dashboard/accounts/passwords.js';
+import { ROLES } from '../../src/dashboard/accounts/roles.js';
 import type { Role } from '../../src/dashboard/accounts/roles.js';
 import { addMember } from '../../src/dashboard/accounts/team.js';
 import type { TestApi } from './test-api.js';
@@ -67,6 +68,24 @@ export async function dashboardRequest(
     redirect: 'manual',
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/**
+ * One signed-in member per role of a store, and requests to the dashboard as each of them:
+ * `signIn(storeId)` (in a beforeAll) fills `sessions`; `get` and `post` take the role.
+ */
+export function memberPerRole(api: TestApi) {
+  const sessions = {} as Record<Role, DashboardSession>;
+  return {
+    sessions,
+    get: (role: Role, path: string) => dashboardRequest(api.baseUrl, sessions[role], 'GET', path),
+    post: (role: Role, path: string, fields: Record<string, string> = {}) =>
+      dashboardRequest(api.baseUrl, sessions[role], 'POST', path, fields),
+    async signIn(storeId: string): Promise<void> {
+      for (const role of ROLES)
+        sessions[role] = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, role));
+    },
+  };
 }
 
 /** The `sf_session` cookie a response sets, as a Cookie header value. */

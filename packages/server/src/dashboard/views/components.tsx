@@ -167,6 +167,25 @@ export function Notice(props: { kind: 'ok' | 'error'; children: ComponentChildre
   );
 }
 
+/** Atop a form shown again after a refusal (any field error): nothing was saved, see the marked field. */
+export function RefusedNotice(props: { errors: Record<string, string> }) {
+  return Object.keys(props.errors).length > 0 ? (
+    <Notice kind="error">Nada foi salvo: confira o campo marcado.</Notice>
+  ) : null;
+}
+
+/** The button that archives an active item (`base`/arquivar) or brings an archived one back (`base`/reativar). */
+export function ArchiveButton(props: { base: string; active: boolean }) {
+  const { base, active } = props;
+  return (
+    <PostForm action={`${base}/${active ? 'arquivar' : 'reativar'}`} class="stack">
+      <button type="submit" class={active ? 'button button-danger' : 'button'}>
+        {active ? 'Arquivar' : 'Reativar'}
+      </button>
+    </PostForm>
+  );
+}
+
 /** A titled block of a page. */
 export function Section(props: { title: string; id?: string; children: ComponentChildren }) {
   const headingId = `${props.id ?? props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-titulo`;

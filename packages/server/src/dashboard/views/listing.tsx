@@ -111,6 +111,17 @@ export function StatusFilter<S extends string>(props: {
   );
 }
 
+/** Above a list, for members who may create one (`show`): the link to the new item's form at `action`/novo. */
+export function NewItemLink(props: { action: string; label: string; show: boolean }) {
+  return props.show ? (
+    <p>
+      <a class="button" href={`${props.action}/novo`}>
+        {props.label}
+      </a>
+    </p>
+  ) : null;
+}
+
 /** The link to the next (older) page, keeping the filter. */
 export function OlderPage(props: { action: string; status: string | undefined; next: string | null }) {
   if (!props.next) return null;

@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { UpdateCheckoutBody } from '../../../checkouts/checkout-schemas.js';
 import { CheckoutSettings } from '../../../checkouts/settings.js';
 import { formChecker, textProblem } from '../../form-check.js';
+import { FormText } from '../../form-values.js';
 
 /*
  * The editor's form and the API's body: one field per `settings_json` key (named as the key) plus
@@ -29,10 +30,6 @@ export interface Draft {
   name: string;
   settings: Record<SettingKey, string | boolean | null>;
 }
-
-/** Form bodies arrive as text; anything longer than this is not a form a person typed. */
-const FORM_TEXT_MAX = 10_000;
-const FormText = Type.Optional(Type.String({ maxLength: FORM_TEXT_MAX }));
 
 /** The POST body of the editor and of the preview: loose on purpose, the API's schema checks it next. */
 export const CheckoutForm = Type.Object({

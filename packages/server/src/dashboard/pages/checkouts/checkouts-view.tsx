@@ -10,7 +10,7 @@ import {
   TextAreaField,
 } from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
-import { ListTable, OlderPage, StatusFilter } from '../../views/listing.js';
+import { ListTable, NewItemLink, OlderPage, StatusFilter } from '../../views/listing.js';
 import { maxLengthOf } from './checkout-form.js';
 import type { Draft, Problems, SettingKey } from './checkout-form.js';
 
@@ -38,13 +38,7 @@ export function CheckoutList(props: {
         Um checkout é a aparência da página de compra: textos, imagens, cores. Cada produto usa o seu ou o
         padrão.
       </p>
-      {props.canEdit ? (
-        <p>
-          <a class="button" href={`${PATH}/novo`}>
-            Novo checkout
-          </a>
-        </p>
-      ) : null}
+      <NewItemLink action={PATH} label="Novo checkout" show={props.canEdit} />
       <StatusFilter action={PATH} labels={STATUS_LABELS} selected={status} />
       {rows.length === 0 ? (
         <p>Nenhum checkout{status ? ' com este status' : ''}.</p>

@@ -7,23 +7,21 @@ import type { Database } from '../../../db/schema.js';
 import { bodyValidator } from '../../../http/body-validator.js';
 import { invalidRequest } from '../../../http/api-error.js';
 import { productsBy } from '../../../products/products-repository.js';
-import { brlInput, parseBrl, parseWhole } from '../../form-values.js';
+import { brlInput, FormText, parseBrl, parseWhole } from '../../form-values.js';
 
 /*
  * The coupon form. Its body is the API's (POST /coupons, PATCH /coupons/{id}), checked with the API's
  * schemas before the coupon service runs; products are named by their codes, the validity by a day.
  */
 
-const Text = Type.Optional(Type.String({ maxLength: 10_000 }));
-
 export const CouponForm = Type.Object({
-  code: Text,
-  percent_off: Text,
-  amount_off: Text,
-  max_redemptions: Text,
-  expires_on: Text,
-  product_codes: Text,
-  _csrf: Text,
+  code: FormText,
+  percent_off: FormText,
+  amount_off: FormText,
+  max_redemptions: FormText,
+  expires_on: FormText,
+  product_codes: FormText,
+  _csrf: FormText,
 });
 export type CouponForm = Static<typeof CouponForm>;
 export type CouponValues = Omit<CouponForm, '_csrf'>;

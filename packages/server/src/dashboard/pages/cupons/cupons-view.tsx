@@ -1,9 +1,16 @@
 import { formatBrl } from '../../../common/money.js';
 import type { CouponsTable } from '../../../coupons/coupon-object.js';
 import type { RefusedForm } from '../../form-values.js';
-import { Field, Notice, PostForm, TextAreaField } from '../../views/components.js';
+import {
+  ArchiveButton,
+  Field,
+  Notice,
+  PostForm,
+  RefusedNotice,
+  TextAreaField,
+} from '../../views/components.js';
 import { formatCount, formatDate } from '../../views/format.js';
-import { ListTable, OlderPage } from '../../views/listing.js';
+import { ListTable, NewItemLink, OlderPage } from '../../views/listing.js';
 import type { CouponValues } from './coupon-form.js';
 import { saoPauloDay } from './coupon-form.js';
 
@@ -29,13 +36,7 @@ export function CouponsList(props: {
   return (
     <>
       {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
-      {props.canEdit ? (
-        <p>
-          <a class="button" href={`${PATH}/novo`}>
-            Novo cupom
-          </a>
-        </p>
-      ) : null}
+      <NewItemLink action={PATH} label="Novo cupom" show={props.canEdit} />
       {props.rows.length === 0 ? (
         <p>Nenhum cupom ainda.</p>
       ) : (
@@ -91,16 +92,11 @@ function EditableFields(props: { state: CouponFormState }) {
   );
 }
 
-const refusedNotice = (state: CouponFormState) =>
-  Object.keys(state.errors).length > 0 ? (
-    <Notice kind="error">Nada foi salvo: confira o campo marcado.</Notice>
-  ) : null;
-
 export function NewCouponForm(props: { state: CouponFormState }) {
   const { values, errors } = props.state;
   return (
     <PostForm action={PATH} class="stack">
-      {refusedNotice(props.state)}
+      <RefusedNotice errors={props.state.errors} />
       <Field
         label="Código"
         name="code"
@@ -170,17 +166,13 @@ export function CouponPage(props: {
         <>
           <p class="hint">O código e o desconto não mudam depois de criado o cupom.</p>
           <PostForm action={base} class="stack">
-            {refusedNotice(props.state)}
+            <RefusedNotice errors={props.state.errors} />
             <EditableFields state={props.state} />
             <button type="submit" class="button">
               Salvar
             </button>
           </PostForm>
-          <PostForm action={`${base}/${active ? 'arquivar' : 'reativar'}`} class="stack">
-            <button type="submit" class={active ? 'button button-danger' : 'button'}>
-              {active ? 'Arquivar' : 'Reativar'}
-            </button>
-          </PostForm>
+          <ArchiveButton base={base} active={active} />
         </>
       ) : null}
     </>

@@ -7,7 +7,7 @@ import { invalidRequest } from '../../../http/api-error.js';
 import type { Product } from '../../../products/product-object.js';
 import { CreateProductBody, UpdateProductBody } from '../../../products/product-schemas.js';
 import { productsBy } from '../../../products/products-repository.js';
-import { brlInput, optionalText, parseBrl } from '../../form-values.js';
+import { brlInput, FormText, optionalText, parseBrl } from '../../form-values.js';
 
 /*
  * The product form: its fields are the API's product fields (same names), except the order bump,
@@ -15,26 +15,24 @@ import { brlInput, optionalText, parseBrl } from '../../form-values.js';
  * before the product service (the API's) runs.
  */
 
-const Text = Type.Optional(Type.String({ maxLength: 10_000 }));
-
 export const ProductForm = Type.Object({
-  nome: Text,
-  preco: Text,
-  slug: Text,
-  descricao: Text,
-  imagem: Text,
-  link_acesso: Text,
-  garantia: Text,
-  checkout_id: Text,
-  order_bump_enabled: Text,
-  order_bump_codigo: Text,
-  order_bump_title: Text,
-  order_bump_description: Text,
-  delivery_email_subject: Text,
-  delivery_email_body: Text,
-  recorrencia: Text,
-  retry_policy: Text,
-  _csrf: Text,
+  nome: FormText,
+  preco: FormText,
+  slug: FormText,
+  descricao: FormText,
+  imagem: FormText,
+  link_acesso: FormText,
+  garantia: FormText,
+  checkout_id: FormText,
+  order_bump_enabled: FormText,
+  order_bump_codigo: FormText,
+  order_bump_title: FormText,
+  order_bump_description: FormText,
+  delivery_email_subject: FormText,
+  delivery_email_body: FormText,
+  recorrencia: FormText,
+  retry_policy: FormText,
+  _csrf: FormText,
 });
 export type ProductForm = Static<typeof ProductForm>;
 

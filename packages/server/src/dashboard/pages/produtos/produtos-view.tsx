@@ -3,9 +3,17 @@ import type { CheckoutsTable } from '../../../checkouts/checkout-object.js';
 import type { ProductsTable, Recorrencia, RetryPolicy } from '../../../products/product-object.js';
 import { RECORRENCIAS } from '../../../products/product-object.js';
 import type { RefusedForm } from '../../form-values.js';
-import { Field, Notice, PostForm, SelectField, TextAreaField } from '../../views/components.js';
+import {
+  ArchiveButton,
+  Field,
+  Notice,
+  PostForm,
+  RefusedNotice,
+  SelectField,
+  TextAreaField,
+} from '../../views/components.js';
 import { formatDateTime } from '../../views/format.js';
-import { ListTable, OlderPage } from '../../views/listing.js';
+import { ListTable, NewItemLink, OlderPage } from '../../views/listing.js';
 import type { ProductValues } from './product-form.js';
 
 export const PATH = '/dashboard/produtos';
@@ -51,13 +59,7 @@ export function ProductsList(props: {
   return (
     <>
       {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
-      {props.canEdit ? (
-        <p>
-          <a class="button" href={`${PATH}/novo`}>
-            Novo produto
-          </a>
-        </p>
-      ) : null}
+      <NewItemLink action={PATH} label="Novo produto" show={props.canEdit} />
       <ListChoice archived={archived} />
       {rows.length === 0 ? (
         <p>{archived ? 'Nenhum produto arquivado.' : 'Nenhum produto ativo.'}</p>
@@ -100,9 +102,7 @@ export function ProductFormView(props: {
     Object.entries(labels).map(([value, label]) => ({ value, label }));
   return (
     <PostForm action={props.action} class="stack">
-      {Object.keys(errors).length > 0 ? (
-        <Notice kind="error">Nada foi salvo: confira o campo marcado.</Notice>
-      ) : null}
+      <RefusedNotice errors={errors} />
       <Field label="Nome" name="nome" value={text('nome')} error={errors.nome} required maxLength={120} />
       <Field
         label="Preço"
@@ -303,11 +303,7 @@ export function ProductPage(props: {
       {props.canEdit ? (
         <>
           <ProductFormView action={base} state={props.state} checkouts={props.checkouts} />
-          <PostForm action={`${base}/${active ? 'arquivar' : 'reativar'}`} class="stack">
-            <button type="submit" class={active ? 'button button-danger' : 'button'}>
-              {active ? 'Arquivar' : 'Reativar'}
-            </button>
-          </PostForm>
+          <ArchiveButton base={base} active={active} />
         </>
       ) : (
         <ProductFacts product={product} bumpCodigo={props.bumpCodigo} checkout={checkout} />
