@@ -23,7 +23,7 @@ import { registerHashedAsset } from '../../../pages/page-assets.js';
 import { sendProductPage } from '../../../pages/product-page-html.js';
 import { findStore } from '../../../stores/stores.js';
 import { roleAllows } from '../../accounts/roles.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
@@ -93,21 +93,8 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
     return { storeId, livemode: store?.checkout_mode === 'live' };
   }
 
-  const record = (
-    request: FastifyRequest,
-    action: AuditAction,
-    detail: string,
-    executor: Kysely<Database>,
-  ) => {
-    const session = member(request);
-    return audit(executor, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action,
-      detail,
-      ip: request.ip,
-    });
-  };
+  const record = (request: FastifyRequest, action: AuditAction, detail: string, executor: Kysely<Database>) =>
+    auditRequest(executor, request, action, detail);
 
   async function showEditor(
     request: FastifyRequest,

@@ -7,7 +7,7 @@ import { checkoutModeProblem, isCheckoutMode } from '../../../stores/checkout-mo
 import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../stores/handle.js';
 import { updateStoreSettings } from '../../../stores/store-settings.js';
 import { findStore, HandleTakenError, updateStore } from '../../../stores/stores.js';
-import { audit, auditEveryStore } from '../../audit.js';
+import { auditRequest, auditEveryStore } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { inviteUrl } from '../../accounts/invites.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../accounts/passwords.js';
@@ -134,10 +134,8 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
   const done = (reply: FastifyReply, notice: NoticeKey, anchor: string) =>
     reply.redirect(`${PATH}?aviso=${notice}#${anchor}`, 303);
 
-  const record = (request: FastifyRequest, action: AuditAction, detail: string) => {
-    const session = member(request);
-    return audit(db, { storeId: session.storeId, userId: session.userId, action, detail, ip: request.ip });
-  };
+  const record = (request: FastifyRequest, action: AuditAction, detail: string) =>
+    auditRequest(db, request, action, detail);
 
   /** A change to the person's own account, in the audit log of every store they belong to. */
   const recordForPerson = (request: FastifyRequest, action: AuditAction) => {

@@ -6,7 +6,7 @@ import { archiveCoupon, createCoupon, editCoupon } from '../../../coupons/coupon
 import { findCoupon, listCouponsQuery } from '../../../coupons/coupons-repository.js';
 import { productsBy } from '../../../products/products-repository.js';
 import { roleAllows } from '../../accounts/roles.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { changedFields, refusedForm } from '../../form-values.js';
@@ -44,16 +44,8 @@ const refusal = (error: unknown, values: CouponValues) =>
 export const cuponsPages = definePages('cupons', async (app, services) => {
   const { db } = app;
 
-  const record = (request: FastifyRequest, action: AuditAction, coupon: Coupon, detail = '') => {
-    const session = member(request);
-    return audit(db, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action,
-      detail: `${coupon.code}${detail}`,
-      ip: request.ip,
-    });
-  };
+  const record = (request: FastifyRequest, action: AuditAction, coupon: Coupon, detail = '') =>
+    auditRequest(db, request, action, `${coupon.code}${detail}`);
 
   async function couponOr404(request: FastifyRequest, id: string): Promise<CouponsTable> {
     const row = COUPON_ID_PATTERN.test(id) ? await findCoupon(db, member(request).storeId, id) : undefined;

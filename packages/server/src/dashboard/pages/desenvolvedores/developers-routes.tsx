@@ -16,7 +16,7 @@ import {
 } from '../../../webhooks/endpoint-service.js';
 import { DEFAULT_ROTATION_OVERLAP_HOURS, rotateEndpointSecret } from '../../../webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../../webhooks/url-policy.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
@@ -74,16 +74,8 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
   const secretBox = createSecretBox(config.secret);
 
   /** Audits in the change's own transaction when there is one (`executor`). */
-  const record = (request: FastifyRequest, action: AuditAction, detail: string, executor = db) => {
-    const session = member(request);
-    return audit(executor, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action,
-      detail,
-      ip: request.ip,
-    });
-  };
+  const record = (request: FastifyRequest, action: AuditAction, detail: string, executor = db) =>
+    auditRequest(executor, request, action, detail);
 
   async function show(request: FastifyRequest, reply: FastifyReply, state: DevelopersState, status = 200) {
     const { storeId } = member(request);

@@ -7,7 +7,7 @@ import type { Product, ProductsTable } from '../../../products/product-object.js
 import { archiveProduct, createProduct, editProduct } from '../../../products/product-service.js';
 import { findProduct, listProductsQuery } from '../../../products/products-repository.js';
 import { findStore } from '../../../stores/stores.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import type { AuditAction } from '../../audit.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { DashboardError } from '../../dashboard-plugin.js';
@@ -60,16 +60,8 @@ export const produtosPages = definePages('produtos', async (app, services) => {
     return { storeId, livemode: store?.checkout_mode === 'live' };
   };
 
-  const record = (request: FastifyRequest, action: AuditAction, product: Product, detail = '') => {
-    const session = member(request);
-    return audit(db, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action,
-      detail: `${product.nome} (${product.codigo})${detail}`,
-      ip: request.ip,
-    });
-  };
+  const record = (request: FastifyRequest, action: AuditAction, product: Product, detail = '') =>
+    auditRequest(db, request, action, `${product.nome} (${product.codigo})${detail}`);
 
   async function productOr404(request: FastifyRequest, id: string): Promise<ProductsTable> {
     const row = isUuid(id) ? await findProduct(db, member(request).storeId, id) : undefined;
