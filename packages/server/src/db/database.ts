@@ -1,13 +1,14 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, LogEvent, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
 import { countDbStatement } from '../operations/metrics.js';
 import type { Database } from './schema.js';
 import { withNamedStatements } from './postgres-named-statements.js';
+import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -193,7 +194,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
   });
   reportLostConnections(pool, options.log ?? stderrLog());
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+    dialect: new SearchPathPostgresDialect({ pool: withNamedStatements(pool) }),
     log: countStatements,
   });
   const poolStats = (): PoolStats => ({
