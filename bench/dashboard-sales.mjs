@@ -143,7 +143,7 @@ try {
     .select(['created_at', 'id'])
     .where('id', '=', deep.id)
     .executeTakeFirstOrThrow();
-  const scope = { storeId: store.id, livemode: false };
+  const scope = { storeId: store.id, livemode: false, timeZone: 'America/Sao_Paulo' };
   const plans = {
     'first page': [{}, null],
     'keyset page': [{}, cursor],

@@ -59,3 +59,56 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round((dayStartUtc(to).getTime() - dayStartUtc(from).getTime()) / DAY_MS);
 }
+
+/** The offset of a zone from UTC at an instant, in ms (São Paulo: -3 h). */
+function offsetMs(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    offsetFormatIn(timeZone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour) % 24,
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    const fields = {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    } as const;
+    try {
+      format = new Intl.DateTimeFormat('en-US', { ...fields, second: 'numeric', hourCycle: 'h23', timeZone });
+    } catch {
+      format = offsetFormatIn(DEFAULT_TIMEZONE);
+    }
+    offsetFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * The instant (ISO) a local day begins in a zone: its first moment, which is midnight except where a
+ * daylight-saving change skips midnight (then the first moment after the gap).
+ */
+export function localDayStart(date: string, timeZone: string): string {
+  const midnightAsUtc = dayStartUtc(date).getTime();
+  // The offset at the guess can differ from the offset at the answer across a change: look twice.
+  let instant = midnightAsUtc - offsetMs(midnightAsUtc, timeZone);
+  instant = midnightAsUtc - offsetMs(instant, timeZone);
+  if (localDate(instant, timeZone) !== date) instant += 3_600_000; // midnight fell in a skipped hour
+  return new Date(instant).toISOString();
+}

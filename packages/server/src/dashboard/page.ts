@@ -12,6 +12,7 @@ import type {
 } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { h } from 'preact';
+import { DEFAULT_TIMEZONE } from '../common/local-date.js';
 import { pageCsp, sendHtml } from '../pages/page-security.js';
 import { renderPage } from '../pages/render.js';
 import type { Access } from './dashboard-plugin.js';
@@ -100,7 +101,7 @@ export async function sendPage(
   const stores = await membershipsOf(request.server.db, session.userId);
   const tree = h(
     PageContextValue.Provider,
-    { value: { csrf, nonce, role: session.role } },
+    { value: { csrf, nonce, role: session.role, timeZone: session.storeTimezone } },
     h(Layout, {
       title: page.title,
       nonce,
@@ -128,7 +129,7 @@ export function sendBarePage(
   const { nonce, csrf } = request.dashboard;
   const tree = h(
     PageContextValue.Provider,
-    { value: { csrf, nonce, role: null } },
+    { value: { csrf, nonce, role: null, timeZone: DEFAULT_TIMEZONE } },
     h(BarePage, { title: page.title, nonce, css: services.css, script: page.script, children: page.body }),
   );
   return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree), 'same-origin');

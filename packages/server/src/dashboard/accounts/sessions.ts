@@ -62,6 +62,8 @@ export interface SignedInSession {
   email: string;
   storeId: string;
   storeName: string;
+  /** The store's IANA time zone: the dashboard shows instants and counts days in it. */
+  storeTimezone: string;
   role: Role;
 }
 
@@ -78,7 +80,17 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
       join.onRef('m.user_id', '=', 's.user_id').onRef('m.store_id', '=', 's.store_id'),
     )
     .innerJoin('stores as st', 'st.id', 's.store_id')
-    .select(['s.id_hash', 's.stage', 's.last_seen_at', 'u.id', 'u.email', 's.store_id', 'st.name', 'm.role'])
+    .select([
+      's.id_hash',
+      's.stage',
+      's.last_seen_at',
+      'u.id',
+      'u.email',
+      's.store_id',
+      'st.name',
+      'st.timezone',
+      'm.role',
+    ])
     .where('s.id_hash', '=', hashSecretToken(token))
     .where('s.expires_at', '>', now.toISOString())
     .where('s.last_seen_at', '>', isoAfter(-SESSION_IDLE_MS, now))
@@ -98,6 +110,7 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
     email: row.email,
     storeId: row.store_id,
     storeName: row.name,
+    storeTimezone: row.timezone,
     role: row.role,
   };
 }

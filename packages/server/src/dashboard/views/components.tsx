@@ -6,6 +6,7 @@ import type {
   TextareaHTMLAttributes,
 } from 'preact';
 import { useContext } from 'preact/hooks';
+import { formatDateTime } from './format.js';
 import { PageContextValue } from './page-context.js';
 
 /** The form field carrying the session's CSRF token. */
@@ -29,6 +30,12 @@ export function PostForm(
       {children}
     </form>
   );
+}
+
+/** An instant as the store reads it: date and time in the store's own time zone. */
+export function DateTime(props: { iso: string }) {
+  const { timeZone } = useContext(PageContextValue);
+  return <time dateTime={props.iso}>{formatDateTime(props.iso, timeZone)}</time>;
 }
 
 interface FieldLabels {

@@ -11,8 +11,8 @@ function dateTimeIn(timeZone: string): Intl.DateTimeFormat {
 }
 const DAY_MONTH = new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
 
-/** An instant in São Paulo time, or in the store's zone when the page counts its days in it (Início). */
-export const formatDateTime = (iso: string, timeZone = 'America/Sao_Paulo'): string =>
+/** An instant as a date and time in a zone (pages show it with `DateTime`, in the store's zone). */
+export const formatDateTime = (iso: string, timeZone: string): string =>
   dateTimeIn(timeZone).format(new Date(iso));
 
 /** `2026-11-25` → `25/11`. */

@@ -1,4 +1,5 @@
 import { createContext } from 'preact';
+import { DEFAULT_TIMEZONE } from '../../common/local-date.js';
 import type { Role } from '../accounts/roles.js';
 
 /** What every dashboard component may need about the request it renders for. */
@@ -7,6 +8,13 @@ export interface PageContext {
   csrf: string | null;
   nonce: string;
   role: Role | null;
+  /** The store's time zone: every instant on a page is shown in it (São Paulo's outside a store). */
+  timeZone: string;
 }
 
-export const PageContextValue = createContext<PageContext>({ csrf: null, nonce: '', role: null });
+export const PageContextValue = createContext<PageContext>({
+  csrf: null,
+  nonce: '',
+  role: null,
+  timeZone: DEFAULT_TIMEZONE,
+});

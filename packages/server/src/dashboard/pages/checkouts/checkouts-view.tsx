@@ -8,8 +8,8 @@ import {
   Section,
   SelectField,
   TextAreaField,
+  DateTime,
 } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
 import { ListTable, NewItemLink, OlderPage, StatusFilter } from '../../views/listing.js';
 import { maxLengthOf } from './checkout-form.js';
 import type { Draft, Problems, SettingKey } from './checkout-form.js';
@@ -52,7 +52,9 @@ export function CheckoutList(props: {
               </td>
               <td>{settingsOf(row).checkout_titulo}</td>
               <td>{row.archived === 1 ? 'Arquivado' : 'Ativo'}</td>
-              <td>{formatDateTime(row.updated_at)}</td>
+              <td>
+                <DateTime iso={row.updated_at} />
+              </td>
             </tr>
           ))}
         </ListTable>

@@ -9,8 +9,8 @@ import {
   PostForm,
   Section,
   TableFrame,
+  DateTime,
 } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
 import { PasswordFields } from '../../views/password-fields.js';
 import { MetaSection } from './meta-settings.js';
 import { RecoveryEmailSection } from './recovery-email.js';
@@ -310,7 +310,9 @@ function AuditSection(props: { data: SettingsData }) {
             <tbody>
               {rows.map((row) => (
                 <tr>
-                  <td>{formatDateTime(row.created_at)}</td>
+                  <td>
+                    <DateTime iso={row.created_at} />
+                  </td>
                   <td>{row.email ?? '—'}</td>
                   <td>{AUDIT_ACTIONS[row.action] ?? row.action}</td>
                   <td>{row.detail}</td>

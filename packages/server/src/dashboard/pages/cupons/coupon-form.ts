@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
+import { addDays, isCalendarDate, localDate, localDayStart } from '../../../common/local-date.js';
 import type { Coupon } from '../../../coupons/coupon-object.js';
 import { CreateCouponBody, UpdateCouponBody } from '../../../coupons/coupon-schemas.js';
 import type { Database } from '../../../db/schema.js';
@@ -40,19 +41,15 @@ export const COUPON_FIELD_ERRORS: Record<string, string> = {
 const checkCreate = bodyValidator(CreateCouponBody);
 const checkUpdate = bodyValidator(UpdateCouponBody);
 
-/** São Paulo has one offset all year (no daylight saving since 2019). */
-const SAO_PAULO_OFFSET = '-03:00';
-const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
-
-/** The São Paulo day (`2026-12-31`) of an instant, as a date field shows it. */
-export const saoPauloDay = (iso: string): string => SAO_PAULO_DAY.format(new Date(iso));
-
-/** A coupon is valid through the whole São Paulo day typed; empty never expires; anything else stays text. */
-function expiresAt(day: string | undefined): string | null {
+/**
+ * A coupon is valid through the whole day typed, in the store's time zone (its last millisecond);
+ * empty never expires; anything else stays text for the API's schema to refuse.
+ */
+function expiresAt(day: string | undefined, timeZone: string): string | null {
   const text = (day ?? '').trim();
   if (text === '') return null;
-  const end = new Date(`${text}T23:59:59.999${SAO_PAULO_OFFSET}`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(end.getTime()) ? end.toISOString() : text;
+  if (!isCalendarDate(text)) return text;
+  return new Date(Date.parse(localDayStart(addDays(text, 1), timeZone)) - 1).toISOString();
 }
 
 /** Products by their codes (any separator, any case); an unknown code is refused as an unknown id is. */
@@ -74,36 +71,47 @@ async function productIds(db: Kysely<Database>, storeId: string, text: string | 
 const optional = <T>(text: string | undefined, read: (text: string) => T) =>
   (text ?? '').trim() === '' ? undefined : read(text!);
 
-export async function creationBody(db: Kysely<Database>, storeId: string, form: CouponForm) {
+export async function creationBody(
+  db: Kysely<Database>,
+  storeId: string,
+  timeZone: string,
+  form: CouponForm,
+) {
   return checkCreate({
     code: (form.code ?? '').trim(),
     ...optional(form.percent_off, (text) => ({ percent_off: parseWhole(text.replace('%', '')) })),
     ...optional(form.amount_off, (text) => ({ amount_off: parseBrl(text) })),
     max_redemptions: optional(form.max_redemptions, parseWhole) ?? null,
-    expires_at: expiresAt(form.expires_on),
+    expires_at: expiresAt(form.expires_on, timeZone),
     product_ids: await productIds(db, storeId, form.product_codes),
   });
 }
 
 /** The change body; the validity is sent only when its day changed (an expired coupon keeps its past date). */
-export async function changeBody(db: Kysely<Database>, coupon: Coupon, storeId: string, form: CouponForm) {
+export async function changeBody(
+  db: Kysely<Database>,
+  coupon: Coupon,
+  storeId: string,
+  timeZone: string,
+  form: CouponForm,
+) {
   const sameDay =
-    coupon.expires_at !== null && saoPauloDay(coupon.expires_at) === (form.expires_on ?? '').trim();
+    coupon.expires_at !== null && localDate(coupon.expires_at, timeZone) === (form.expires_on ?? '').trim();
   return checkUpdate({
     max_redemptions: optional(form.max_redemptions, parseWhole) ?? null,
-    ...(sameDay ? {} : { expires_at: expiresAt(form.expires_on) }),
+    ...(sameDay ? {} : { expires_at: expiresAt(form.expires_on, timeZone) }),
     product_ids: await productIds(db, storeId, form.product_codes),
   });
 }
 
-/** A stored coupon as the form shows it; `codes` are its products' codes. */
-export function couponValues(coupon: Coupon, codes: string[]): CouponValues {
+/** A stored coupon as the form shows it; `codes` are its products' codes, its day the store's. */
+export function couponValues(coupon: Coupon, codes: string[], timeZone: string): CouponValues {
   return {
     code: coupon.code,
     percent_off: coupon.percent_off === null ? '' : String(coupon.percent_off),
     amount_off: coupon.amount_off === null ? '' : brlInput(coupon.amount_off),
     max_redemptions: coupon.max_redemptions === null ? '' : String(coupon.max_redemptions),
-    expires_on: coupon.expires_at === null ? '' : saoPauloDay(coupon.expires_at),
+    expires_on: coupon.expires_at === null ? '' : localDate(coupon.expires_at, timeZone),
     product_codes: codes.join(' '),
   };
 }

@@ -97,6 +97,7 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
               values: couponValues(
                 coupon,
                 products.map((product) => product.codigo),
+                session.storeTimezone,
               ),
               errors: {},
             }
@@ -132,11 +133,11 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
   );
 
   app.post('/cupons', guard('editor', { body: CouponForm }), async (request, reply) => {
-    const { storeId } = member(request);
+    const { storeId, storeTimezone } = member(request);
     const { _csrf, ...values } = request.body;
     let coupon: Coupon;
     try {
-      coupon = await createCoupon(db, storeId, await creationBody(db, storeId, request.body));
+      coupon = await createCoupon(db, storeId, await creationBody(db, storeId, storeTimezone, request.body));
     } catch (error) {
       return showNew(request, reply, refusal(error, values), 400);
     }
@@ -159,7 +160,7 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
     const { _csrf, ...values } = request.body;
     let coupon: Coupon;
     try {
-      const body = await changeBody(db, before, row.store_id, request.body);
+      const body = await changeBody(db, before, row.store_id, member(request).storeTimezone, request.body);
       coupon = await editCoupon(db, row.store_id, row.id, body);
     } catch (error) {
       return showCoupon(request, reply, row, { state: refusal(error, values) }, 400);

@@ -1,3 +1,5 @@
+import { useContext } from 'preact/hooks';
+import { localDate } from '../../../common/local-date.js';
 import { formatBrl } from '../../../common/money.js';
 import type { CouponsTable } from '../../../coupons/coupon-object.js';
 import type { RefusedForm } from '../../form-values.js';
@@ -11,8 +13,8 @@ import {
 } from '../../views/components.js';
 import { formatCount, formatDate } from '../../views/format.js';
 import { ListTable, NewItemLink, OlderPage } from '../../views/listing.js';
+import { PageContextValue } from '../../views/page-context.js';
 import type { CouponValues } from './coupon-form.js';
-import { saoPauloDay } from './coupon-form.js';
 
 export const PATH = '/dashboard/cupons';
 
@@ -24,8 +26,12 @@ const usesOf = (row: CouponsTable) =>
   row.max_redemptions === null
     ? `${formatCount(row.times_redeemed)} (sem limite)`
     : `${formatCount(row.times_redeemed)} de ${formatCount(row.max_redemptions)}`;
-const validityOf = (row: CouponsTable) =>
-  row.expires_at === null ? 'Sem validade' : `Até ${formatDate(saoPauloDay(row.expires_at))}`;
+/** The last day a coupon is valid, in the store's time zone. */
+function Validity(props: { row: CouponsTable }) {
+  const { timeZone } = useContext(PageContextValue);
+  const { expires_at } = props.row;
+  return <>{expires_at === null ? 'Sem validade' : `Até ${formatDate(localDate(expires_at, timeZone))}`}</>;
+}
 
 export function CouponsList(props: {
   rows: CouponsTable[];
@@ -48,7 +54,9 @@ export function CouponsList(props: {
               </td>
               <td>{discountOf(row)}</td>
               <td>{usesOf(row)}</td>
-              <td>{validityOf(row)}</td>
+              <td>
+                <Validity row={row} />
+              </td>
               <td>{row.active === 1 ? 'Ativo' : 'Arquivado'}</td>
             </tr>
           ))}
@@ -156,7 +164,9 @@ export function CouponPage(props: {
         <dt>Usos</dt>
         <dd>{usesOf(coupon)}</dd>
         <dt>Validade</dt>
-        <dd>{validityOf(coupon)}</dd>
+        <dd>
+          <Validity row={coupon} />
+        </dd>
         <dt>Produtos</dt>
         <dd>{props.productNames.length === 0 ? 'Todos' : props.productNames.join(', ')}</dd>
         <dt>Situação</dt>

@@ -3,8 +3,7 @@ import { SCOPES } from '../../../api-keys/scopes.js';
 import { EVENT_TYPES } from '../../../events/event-types.js';
 import type { WebhookEndpointsTable } from '../../../webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../webhooks/delivery-object.js';
-import { Field, Notice, PostForm, Section, TableFrame } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
+import { Field, Notice, PostForm, Section, TableFrame, DateTime } from '../../views/components.js';
 import type { EventsPage } from './developers-data.js';
 
 export const PATH = '/dashboard/desenvolvedores';
@@ -78,10 +77,14 @@ export function DevelopersPage(props: {
                     </td>
                     <td>{MODE(key.mode === 'live')}</td>
                     <td>{key.scopes.length === SCOPES.length ? 'todas' : key.scopes.join(', ')}</td>
-                    <td>{formatDateTime(key.created_at)}</td>
+                    <td>
+                      <DateTime iso={key.created_at} />
+                    </td>
                     <td>
                       {key.revoked_at ? (
-                        `Revogada em ${formatDateTime(key.revoked_at)}`
+                        <>
+                          Revogada em <DateTime iso={key.revoked_at} />
+                        </>
                       ) : (
                         <PostForm action={`${PATH}/chaves/${key.id}/revogar`}>
                           <button
@@ -225,7 +228,9 @@ export function EndpointPage(props: {
               <tbody>
                 {props.deliveries.map((delivery) => (
                   <tr>
-                    <td>{formatDateTime(delivery.created_at)}</td>
+                    <td>
+                      <DateTime iso={delivery.created_at} />
+                    </td>
                     <td>{delivery.event_type}</td>
                     <td>{delivery.attempt}</td>
                     <td>
@@ -286,7 +291,7 @@ export function EventsLog(props: { page: EventsPage; type: string | undefined })
             <li>
               <p>
                 <strong>{event.type}</strong> · {MODE(event.livemode === 1)} ·{' '}
-                {formatDateTime(event.created_at)} · <code>{event.id}</code>
+                <DateTime iso={event.created_at} /> · <code>{event.id}</code>
               </p>
               <pre class="event-json" tabIndex={0} aria-label={`Conteúdo de ${event.id}`}>
                 {JSON.stringify(JSON.parse(event.payload), null, 2)}

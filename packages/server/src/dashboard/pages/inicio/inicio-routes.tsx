@@ -75,7 +75,7 @@ function Inicio(props: {
         {props.latest.length === 0 ? (
           <p>Nenhuma venda ainda.</p>
         ) : (
-          <SalesTable label="Últimas vendas" sales={props.latest} timeZone={props.timeZone} />
+          <SalesTable label="Últimas vendas" sales={props.latest} />
         )}
       </section>
     </>

@@ -1,3 +1,4 @@
+import { DateTime } from '../../views/components.js';
 import { Type } from '@sinclair/typebox';
 import { formatBrl } from '../../../common/money.js';
 import { toBool } from '../../../db/schema.js';
@@ -5,7 +6,6 @@ import type { OrderStatus, OrdersTable, RecoveryEmailStatus } from '../../../ord
 import { listOrdersQuery } from '../../../orders/orders-repository.js';
 import { findStore } from '../../../stores/stores.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
-import { formatDateTime } from '../../views/format.js';
 import {
   CustomerCell,
   ListTable,
@@ -44,7 +44,9 @@ function OrdersTableView(props: { orders: OrdersTable[]; products: Map<string, s
     >
       {props.orders.map((order) => (
         <tr>
-          <td>{formatDateTime(order.created_at)}</td>
+          <td>
+            <DateTime iso={order.created_at} />
+          </td>
           <CustomerCell customer={order.customer} />
           <td>{props.products.get(order.product_id) ?? '—'}</td>
           <td>{formatBrl(order.amount_cents)}</td>

@@ -11,8 +11,8 @@ import {
   RefusedNotice,
   SelectField,
   TextAreaField,
+  DateTime,
 } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
 import { ListTable, NewItemLink, OlderPage } from '../../views/listing.js';
 import type { ProductValues } from './product-form.js';
 
@@ -78,7 +78,9 @@ export function ProductsList(props: {
               </td>
               <td>{formatBrl(row.preco_cents)}</td>
               <td>{row.recorrencia ? RECORRENCIA_LABELS[row.recorrencia] : 'Venda única'}</td>
-              <td>{formatDateTime(row.created_at)}</td>
+              <td>
+                <DateTime iso={row.created_at} />
+              </td>
             </tr>
           ))}
         </ListTable>

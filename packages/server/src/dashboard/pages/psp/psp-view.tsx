@@ -1,6 +1,5 @@
 import type { describeProvider } from '../../../pix/live/provider-admin.js';
-import { Field, Notice, PostForm, Section } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
+import { Field, Notice, PostForm, Section, DateTime } from '../../views/components.js';
 
 export const PSP_PATH = '/dashboard/configuracoes/psp';
 
@@ -38,12 +37,18 @@ export function PspPage(props: {
               <dt>Certificado</dt>
               <dd>{provider.certificate.subject}</dd>
               <dt>Válido até</dt>
-              <dd>{formatDateTime(provider.certificate.not_after)}</dd>
+              <dd>
+                <DateTime iso={provider.certificate.not_after} />
+              </dd>
               <dt>Webhook no PSP</dt>
               <dd>
-                {provider.webhook_registered_at
-                  ? `registrado em ${formatDateTime(provider.webhook_registered_at)}`
-                  : 'não registrado'}
+                {provider.webhook_registered_at ? (
+                  <>
+                    registrado em <DateTime iso={provider.webhook_registered_at} />
+                  </>
+                ) : (
+                  'não registrado'
+                )}
               </dd>
             </dl>
             <PostForm action={`${PSP_PATH}/testar`}>

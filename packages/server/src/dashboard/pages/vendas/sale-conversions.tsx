@@ -1,6 +1,5 @@
 import type { SaleConversion } from '../../../conversions/sale-conversions.js';
-import { Section } from '../../views/components.js';
-import { formatDateTime } from '../../views/format.js';
+import { Section, DateTime } from '../../views/components.js';
 
 const STATUS_LABELS = {
   pending: 'Na fila de envio',
@@ -29,7 +28,7 @@ export function SaleConversions(props: { events: SaleConversion[] }) {
           <dt>Tentativas</dt>
           <dd>{event.attempts}</dd>
           <dt>Enviado em</dt>
-          <dd>{event.sent_at ? formatDateTime(event.sent_at) : '—'}</dd>
+          <dd>{event.sent_at ? <DateTime iso={event.sent_at} /> : '—'}</dd>
           {event.last_error ? (
             <>
               <dt>Último erro</dt>

@@ -5,8 +5,8 @@ import { TRACKING_KEYS } from '../../../orders/tracking.js';
 import type { Tracking as TrackingValues } from '../../../orders/tracking.js';
 import type { Sale } from '../../../sales/sale-object.js';
 import { roleAllows } from '../../accounts/roles.js';
-import { Notice, PostForm, Section, TableFrame } from '../../views/components.js';
-import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
+import { Notice, PostForm, Section, TableFrame, DateTime } from '../../views/components.js';
+import { SALE_STATUS_LABELS } from '../../views/format.js';
 import { PageContextValue } from '../../views/page-context.js';
 import { SaleConversions } from './sale-conversions.js';
 
@@ -45,7 +45,7 @@ const REFUND_LABELS = {
 } as const;
 
 const brl = (amount: number) => formatBrl(toCents(amount));
-const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
+const when = (iso: string | null) => (iso ? <DateTime iso={iso} /> : '—');
 
 /** Whether the refund button applies: an approved sale with no refund under way. */
 export const refundable = (sale: Sale) => sale.status === 'approved' && sale.refund?.status !== 'pending';
@@ -144,7 +144,9 @@ export function SalePage(props: {
       <Section title="Resumo" id="resumo">
         <dl class="facts">
           <dt>Data</dt>
-          <dd>{formatDateTime(sale.created_at)}</dd>
+          <dd>
+            <DateTime iso={sale.created_at} />
+          </dd>
           <dt>Status</dt>
           <dd>{SALE_STATUS_LABELS[sale.status]}</dd>
           <dt>Valor</dt>
@@ -267,7 +269,7 @@ export function SalePage(props: {
           <ol class="events">
             {props.events.map((event) => (
               <li>
-                <code>{event.type}</code> — {formatDateTime(event.created_at)} <small>{event.id}</small>
+                <code>{event.type}</code> — <DateTime iso={event.created_at} /> <small>{event.id}</small>
               </li>
             ))}
           </ol>

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
+import { addDays, localDayStart } from '../../../common/local-date.js';
 import { jsonField } from '../../../db/json-fields.js';
 import type { Database } from '../../../db/schema.js';
 import { fromBool } from '../../../db/schema.js';
@@ -28,6 +29,8 @@ export type SalesQuery = Static<typeof SalesQuery>;
 export interface SalesScope {
   storeId: string;
   livemode: boolean;
+  /** The store's time zone: "De" and "Até" are its days. */
+  timeZone: string;
 }
 
 /** Where a keyset page starts: after this (created_at, id), newest first. */
@@ -35,11 +38,6 @@ export interface SaleCursor {
   created_at: string;
   id: string;
 }
-
-/** São Paulo days (UTC−3, no daylight saving since 2019): "De" starts at 03:00 UTC of that day. */
-const dayStart = (date: string) => new Date(Date.parse(`${date}T03:00:00.000Z`)).toISOString();
-const nextDayStart = (date: string) =>
-  new Date(Date.parse(`${date}T03:00:00.000Z`) + 86_400_000).toISOString();
 
 /**
  * What "Buscar" looks for: an e-mail (it has an @) by exact address, a CPF/CNPJ (11 digits, or 14
@@ -108,8 +106,9 @@ function salesOfFilter(
     .where('sales.livemode', '=', fromBool(scope.livemode));
   if (query.status) select = select.where('sales.status', '=', query.status);
   if (query.produto) select = select.where('sales.product_id', '=', query.produto);
-  if (query.de) select = select.where('sales.created_at', '>=', dayStart(query.de));
-  if (query.ate) select = select.where('sales.created_at', '<', nextDayStart(query.ate));
+  if (query.de) select = select.where('sales.created_at', '>=', localDayStart(query.de, scope.timeZone));
+  if (query.ate)
+    select = select.where('sales.created_at', '<', localDayStart(addDays(query.ate, 1), scope.timeZone));
   const search = parseSearch(query.q);
   if (search?.kind === 'email') select = select.where(jsonField(db, 'customerEmail'), '=', search.value);
   if (search?.kind === 'document')

@@ -1,7 +1,7 @@
 import { formatBrl } from '../../../common/money.js';
 import type { SaleStatus } from '../../../sales/sale-object.js';
-import { TableFrame } from '../../views/components.js';
-import { formatDateTime, SALE_STATUS_LABELS } from '../../views/format.js';
+import { TableFrame, DateTime } from '../../views/components.js';
+import { SALE_STATUS_LABELS } from '../../views/format.js';
 
 export interface SaleRow {
   id: string;
@@ -12,8 +12,8 @@ export interface SaleRow {
   product_name: string | null;
 }
 
-/** Sales as Início and Vendas list them; each date links to the sale's page (São Paulo time unless `timeZone`). */
-export function SalesTable(props: { label: string; sales: SaleRow[]; timeZone?: string }) {
+/** Sales as Início and Vendas list them; each date links to the sale's page. */
+export function SalesTable(props: { label: string; sales: SaleRow[] }) {
   return (
     <TableFrame label={props.label}>
       <table>
@@ -30,7 +30,9 @@ export function SalesTable(props: { label: string; sales: SaleRow[]; timeZone?: 
           {props.sales.map((sale) => (
             <tr>
               <td>
-                <a href={`/dashboard/vendas/${sale.id}`}>{formatDateTime(sale.created_at, props.timeZone)}</a>
+                <a href={`/dashboard/vendas/${sale.id}`}>
+                  <DateTime iso={sale.created_at} />
+                </a>
               </td>
               <td>{sale.customer_name ?? '—'}</td>
               <td>{sale.product_name ?? '—'}</td>

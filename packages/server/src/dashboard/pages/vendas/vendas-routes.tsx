@@ -16,6 +16,7 @@ import { RefundConfirmPage, SalePage } from './sale-view.js';
 import type { SaleNotice } from './sale-view.js';
 import { salesCsv } from './sales-csv.js';
 import { cursorOf, filteredSales, nameSearchFloor, productChoices, SalesQuery } from './sales-filter.js';
+import type { SalesScope } from './sales-filter.js';
 import { VendasPage } from './vendas-view.js';
 
 /** Sales a page of Vendas shows. */
@@ -31,8 +32,11 @@ const SaleQuery = Type.Object({
 export const vendasPages = definePages('vendas', async (app, services) => {
   const { db } = app;
 
-  async function livemodeOf(storeId: string): Promise<boolean> {
-    return (await findStore(db, storeId))?.checkout_mode === 'live';
+  /** The sales a request lists: its store's, of the store's current mode, days in the store's zone. */
+  async function scopeOf(request: FastifyRequest): Promise<SalesScope> {
+    const { storeId, storeTimezone } = member(request);
+    const livemode = (await findStore(db, storeId))?.checkout_mode === 'live';
+    return { storeId, livemode, timeZone: storeTimezone };
   }
 
   async function saleOr404(request: FastifyRequest, id: string): Promise<SalesTable> {
@@ -103,8 +107,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     const query = request.query;
     const cursor = query.antes ? await cursorOf(db, storeId, query.antes) : null;
     if (query.antes && !cursor) throw new DashboardError(400, 'Esta página da lista não existe mais.');
-    const livemode = await livemodeOf(storeId);
-    const scope = { storeId, livemode };
+    const scope = await scopeOf(request);
     const floor = await nameSearchFloor(db, scope, query, cursor);
     const [rows, products] = await Promise.all([
       filteredSales(db, scope, query, cursor, SALES_PAGE_SIZE + 1, floor),
@@ -123,7 +126,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
           sales={sales}
           nextAfter={nextAfter}
           searchedUpTo={floor && rows.length <= SALES_PAGE_SIZE ? floor.created_at : null}
-          livemode={livemode}
+          livemode={scope.livemode}
         />
       ),
     });
@@ -131,8 +134,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
 
   // The same filters as the list; the page cursor is not one (the export is every row of the filter).
   app.get('/vendas.csv', guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
-    const { storeId } = member(request);
-    const livemode = await livemodeOf(storeId);
+    const scope = await scopeOf(request);
     return reply
       .headers({
         'content-type': 'text/csv; charset=utf-8',
@@ -140,7 +142,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',
       })
-      .send(salesCsv(db, { storeId, livemode }, { ...request.query, antes: undefined }));
+      .send(salesCsv(db, scope, { ...request.query, antes: undefined }));
   });
 
   app.get(

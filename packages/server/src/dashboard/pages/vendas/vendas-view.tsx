@@ -1,5 +1,5 @@
+import { DateTime } from '../../views/components.js';
 import type { Customer } from '../../../pix/customer.js';
-import { formatDateTime } from '../../views/format.js';
 import { SalesTable } from './sales-table.js';
 import type { ListedSale, SalesQuery } from './sales-filter.js';
 
@@ -102,7 +102,7 @@ export function VendasPage(props: {
         <h2 id="vendas-titulo">{query.antes ? 'Vendas (continuação)' : 'Vendas'}</h2>
         {props.searchedUpTo ? (
           <p role="note">
-            A busca por nome olhou as vendas até {formatDateTime(props.searchedUpTo)}. Para procurar nas mais
+            A busca por nome olhou as vendas até <DateTime iso={props.searchedUpTo} />. Para procurar nas mais
             antigas, siga para a próxima página.
           </p>
         ) : null}
