@@ -102,9 +102,9 @@ describeEachDatabase('dashboard Início', (api) => {
 
   it("lists the latest sales, newest first, the store's own only", async () => {
     const page = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard');
-    const names = [...page.text.matchAll(/<tr><td><a [^>]*>[^<]*<\/a><\/td><td>([^<]*)<\/td>/g)].map(
-      (m) => m[1],
-    );
+    const names = [
+      ...page.text.matchAll(/<tr><td><a [^>]*><time [^>]*>[^<]*<\/time><\/a><\/td><td>([^<]*)<\/td>/g),
+    ].map((m) => m[1]);
     expect(names.slice(0, 3)).toEqual(['Reembolsada', 'Ana Recente', 'Hoje Cedo']);
     expect(page.text).toContain(
       'Reembolsada</td><td>—</td><td>R$&nbsp;70,00</td><td>Reembolsada</td>'.replace('&nbsp;', ' '),
