@@ -11,6 +11,7 @@ import {
   saveProviderSettings,
 } from '../pix/live/provider-settings.js';
 import type { ClientIdentity } from '../pix/live/client-certificate.js';
+import { ACCOUNT_TYPES } from '../pix/live/receiving-account.js';
 import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../pix/live/token-request.js';
 import type { TokenAuth, TokenFormat } from '../pix/live/token-request.js';
 import { createSecretBox } from '../common/secret-box.js';
@@ -32,6 +33,9 @@ interface SetOptions {
   pfx?: string;
   passphraseFile?: string;
   ca?: string;
+  account?: string;
+  accountType?: string;
+  branch?: string;
   json?: boolean;
 }
 
@@ -124,6 +128,9 @@ export function registerPixProviderCommand(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option('--account <conta>', 'the receiving account of Pix Automático cycle charges (e.g. 12345-6)')
+    .option('--account-type <type>', `its type, with --account: ${ACCOUNT_TYPES.join(', ')}`)
+    .option('--branch <agência>', 'its branch (agência), 1 to 4 digits, if the account has one')
     .option('--json', 'print one JSON object')
     .action(async (options: SetOptions) => {
       const identity = identityOf(options);
@@ -152,11 +159,17 @@ export function registerPixProviderCommand(program: Command): void {
               format: options.tokenFormat,
               params: parseTokenParams(options.tokenParam),
             },
+            account: { account: options.account, accountType: options.accountType, branch: options.branch },
           });
         } catch (error) {
           return fail((error as Error).message);
         }
         const shown = describeProvider(row);
+        if (shown.receiving_account === null) {
+          warn(
+            'No receiving account (--account, --account-type): live subscriptions are refused until it is set, since every Pix Automático cycle charge must name it.',
+          );
+        }
         print(
           !!options.json,
           shown,

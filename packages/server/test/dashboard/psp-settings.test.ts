@@ -15,6 +15,7 @@ describeEachDatabase('dashboard PSP settings', (api) => {
   let storeId: string;
   let owner: DashboardSession;
   let editor: DashboardSession;
+  let viewer: DashboardSession;
 
   /** A multipart form POST as a browser sends the page's form (fields and files). */
   async function upload(
@@ -52,6 +53,7 @@ describeEachDatabase('dashboard PSP settings', (api) => {
     ({ storeId } = await api.createStore({ name: 'Loja PSP' }));
     owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
     editor = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'editor'));
+    viewer = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'viewer'));
   });
 
   it('needs the Pix key first, then saves PEM settings sealed like the CLI; Testar conexão succeeds', async () => {
@@ -142,14 +144,76 @@ describeEachDatabase('dashboard PSP settings', (api) => {
     expect(over.status).toBe(413);
   });
 
+  const pemFiles = () => ({ certificate: pki.client.cert, private_key: pki.client.key, ca: pki.ca.cert });
+  const account = { account_branch: '0001', account_number: '12345-6', account_type: 'corrente' };
+
+  it('saves the receiving account (Agência, Conta, Tipo de conta), shows it and audits it', async () => {
+    const page = await dashboardRequest(api.baseUrl, owner, 'GET', PATH);
+    for (const label of ['Agência', 'Conta', 'Tipo de conta', 'Conta poupança', 'Conta de pagamento'])
+      expect(page.text).toContain(label);
+    const saved = await upload(owner, { ...pspFields(), ...account }, pemFiles());
+    expect(saved.status).toBe(303);
+    expect(await row()).toMatchObject({
+      account_branch: '0001',
+      account_number: '12345-6',
+      account_type: 'corrente',
+    });
+    const shown = await dashboardRequest(api.baseUrl, owner, 'GET', PATH);
+    expect(shown.text).toContain('Agência 0001, conta 12345-6 (Conta corrente)');
+    expect(shown.text).toMatch(/name="account_number"[^>]*value="12345-6"/);
+    const audited = await api.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('store_id', '=', storeId)
+      .where('action', '=', 'psp_settings_changed')
+      .execute();
+    expect(audited.map((entry) => entry.detail)).toContainEqual(
+      expect.stringContaining('conta recebedora: agência 0001, conta 12345-6 (corrente)'),
+    );
+  });
+
+  it.each([
+    {
+      entry: 'a 21-character account',
+      fields: { ...account, account_number: '1234567890123456789-0' },
+      message: 'A conta tem até 20 caracteres',
+    },
+    {
+      entry: 'a 5-digit branch',
+      fields: { ...account, account_branch: '12345' },
+      message: 'A agência tem de 1 a 4',
+    },
+    {
+      entry: 'an account without its type',
+      fields: { ...account, account_type: '' },
+      message: 'Escolha o tipo de conta',
+    },
+    {
+      entry: 'an unknown type',
+      fields: { ...account, account_type: 'investimento' },
+      message: 'Escolha o tipo de conta',
+    },
+  ])('refuses $entry, keeping the earlier settings and what was typed', async ({ fields, message }) => {
+    const before = await row();
+    const refused = await upload(owner, { ...pspFields(), ...fields }, pemFiles());
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(message);
+    expect(refused.text).toContain(`value="${fields.account_number}"`);
+    expect(await row()).toEqual(before);
+  });
+
   it('is owners only: an editor’s upload or test answers 403 and changes nothing', async () => {
     const before = await row();
     expect((await dashboardRequest(api.baseUrl, editor, 'GET', PATH)).status).toBe(403);
+    expect((await dashboardRequest(api.baseUrl, viewer, 'GET', PATH)).status).toBe(403);
     const res = await upload(editor, pspFields(), {
       certificate: pki.client.cert,
       private_key: pki.client.key,
     });
     expect(res.status).toBe(403);
+    const otherAccount = { ...account, account_number: '99999-9' };
+    for (const session of [editor, viewer])
+      expect((await upload(session, { ...pspFields(), ...otherAccount }, pemFiles())).status).toBe(403);
     expect((await dashboardRequest(api.baseUrl, editor, 'POST', `${PATH}/testar`, {})).status).toBe(403);
     // Without the CSRF token the owner's upload is refused too.
     const forged = await upload({ ...owner, csrf: 'x' }, pspFields(), {

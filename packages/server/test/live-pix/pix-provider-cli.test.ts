@@ -105,10 +105,12 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
         subject: expect.stringContaining('CN=loja-teste.example'),
         not_after: expect.stringMatching(/Z$/),
       },
+      receiving_account: null,
       webhook_url: null,
       webhook_registered_at: null,
     });
     expect(JSON.parse(set.stdout)).toEqual(shown);
+    expect(set.stderr).toMatch(/warning: No receiving account .*live subscriptions are refused/);
     expect(set.stdout + set.stderr).not.toContain(psp.clientSecret);
     // At rest: sealed, not readable in the database file.
     const bytes = readFileSync(join(dir, 'cli.sqlite')).toString('latin1');
@@ -121,6 +123,49 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
     const list = psp.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/cob?')).at(-1)!;
     const query = new URL(list.path, 'https://x').searchParams;
     expect(Date.parse(query.get('fim')!) - Date.parse(query.get('inicio')!)).toBe(60_000);
+  });
+
+  it('set takes the receiving account: a 20-character account and a 4-digit branch; 21 characters, 5 digits, an unknown type or an account without its type are refused', async () => {
+    const set = (...account: string[]) => cli(...baseArgs, ...pem('client'), ...account);
+    const shownAccount = async () =>
+      JSON.parse((await cli('pix-provider', 'show', '--store', storeId, '--json')).stdout).receiving_account;
+    const longest = '123456789012345678-9';
+    expect(longest).toHaveLength(20);
+    const ok = await set('--account', longest, '--account-type', 'poupanca', '--branch', '1234');
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toBe('');
+    const account = { branch: '1234', number: longest, type: 'poupanca' };
+    expect(JSON.parse(ok.stdout).receiving_account).toEqual(account);
+    expect(await shownAccount()).toEqual(account);
+    const human = await cli('pix-provider', 'show', '--store', storeId);
+    expect(JSON.parse(human.stdout).receiving_account).toEqual(account);
+
+    for (const [args, message] of [
+      [['--account', `1${longest}`, '--account-type', 'corrente'], /--account must be 1 to 20 characters/],
+      [
+        ['--account', '12345', '--account-type', 'corrente', '--branch', '12345'],
+        /--branch must be 1 to 4 digits/,
+      ],
+      [
+        ['--account', '12345', '--account-type', 'investimento'],
+        /--account-type must be one of corrente, poupanca, pagamento/,
+      ],
+      [['--account', '12345'], /--account needs --account-type/],
+      [['--account-type', 'corrente'], /--account-type needs --account/],
+      [['--account', '12-34-5', '--account-type', 'corrente'], /--account must be/],
+    ] as const) {
+      const refused = await set(...args);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toMatch(message);
+    }
+    expect(await shownAccount()).toEqual(account);
+    // Without a branch: an account that has none.
+    const noBranch = await set('--account', '98765-X', '--account-type', 'pagamento');
+    expect(JSON.parse(noBranch.stdout).receiving_account).toEqual({
+      branch: null,
+      number: '98765-X',
+      type: 'pagamento',
+    });
   });
 
   it('register-webhook puts a fresh URL at the PSP for Pix and Pix Automático, prints it once, and show masks it', async () => {

@@ -20,6 +20,7 @@ import * as metaConversions from './0019-meta-conversions.js';
 import * as dashboardFollowups from './0020-dashboard-followups.js';
 import * as dashboardCatalog from './0021-dashboard-catalog.js';
 import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
+import * as receivingAccount from './0023-receiving-account.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0020-dashboard-followups': dashboardFollowups,
   '0021-dashboard-catalog': dashboardCatalog,
   '0022-subscriptions-fixes': subscriptionsFixes,
+  '0023-receiving-account': receivingAccount,
 };

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { liveProvidersOf } from './live-providers.js';
 import { newCallbackToken, saveRegisteredWebhook } from './provider-settings.js';
 import type { PixProvidersTable } from './provider-settings.js';
+import { accountOfColumns } from './receiving-account.js';
 
 /** What `pix-provider show` prints: never a secret, the callback token masked. */
 export function describeProvider(row: PixProvidersTable) {
@@ -19,6 +20,8 @@ export function describeProvider(row: PixProvidersTable) {
       params: Object.keys(JSON.parse(row.token_params) as Record<string, string>),
     },
     certificate: { subject: row.certificate_subject, not_after: row.certificate_not_after },
+    // Not a secret: the account cycle charges are paid into (null: live subscriptions are refused).
+    receiving_account: accountOfColumns(row),
     webhook_url: row.webhook_url_masked,
     webhook_registered_at: row.webhook_registered_at,
   };

@@ -8,8 +8,10 @@ import { inspectClientIdentity } from './client-certificate.js';
 import { STANDARD_TOKEN_REQUEST, checkScope } from './token-request.js';
 import type { TokenAuth, TokenFormat, TokenRequestShape } from './token-request.js';
 import type { ClientIdentity } from './client-certificate.js';
+import { accountColumns, checkReceivingAccount } from './receiving-account.js';
+import type { ReceivingAccountColumns, ReceivingAccountInput } from './receiving-account.js';
 
-export interface PixProvidersTable {
+export interface PixProvidersTable extends ReceivingAccountColumns {
   store_id: string;
   base_url: string;
   token_url: string;
@@ -51,6 +53,8 @@ export interface ProviderSettingsInput {
   caPem?: string | undefined;
   /** How the token is asked for; the standard's shape (Basic, form, no scope) where not given. */
   tokenRequest?: Partial<TokenRequestShape> | undefined;
+  /** The receiving account of cycle charges, as typed; none given stores none. */
+  account?: ReceivingAccountInput | undefined;
 }
 
 /** Every secret is sealed with the row it belongs to, so a value copied to another store does not open. */
@@ -102,6 +106,7 @@ export async function saveProviderSettings(
     );
   }
   const scope = tokenRequest.scope === null ? null : checkScope(tokenRequest.scope);
+  const account = checkReceivingAccount(input.account ?? {});
   const certificate = inspectClientIdentity(input.identity);
   const seal = (value: string, field: string) => box.seal(value, sealedFor(input.storeId, field));
   const now = nowIso();
@@ -129,6 +134,7 @@ export async function saveProviderSettings(
         ]),
       ),
     ),
+    ...accountColumns(account),
     updated_at: now,
   };
   await db

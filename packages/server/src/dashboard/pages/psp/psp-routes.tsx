@@ -6,6 +6,9 @@ import type { ClientIdentity } from '../../../pix/live/client-certificate.js';
 import { checkProvider, describeProvider } from '../../../pix/live/provider-admin.js';
 import { ProviderError } from '../../../pix/live/provider-errors.js';
 import { findProviderSettings, saveProviderSettings } from '../../../pix/live/provider-settings.js';
+import type { PixProvidersTable } from '../../../pix/live/provider-settings.js';
+import { ReceivingAccountError, accountOfColumns } from '../../../pix/live/receiving-account.js';
+import type { AccountField } from '../../../pix/live/receiving-account.js';
 import { findStore } from '../../../stores/stores.js';
 import { audit } from '../../audit.js';
 import { acceptMultipartForms, uploadedForm } from '../../multipart-form.js';
@@ -27,6 +30,14 @@ const CERTIFICATE_MESSAGES: [RegExp, string][] = [
   [/PKCS#12/, 'O arquivo PKCS#12 não pôde ser aberto: confira o arquivo e a senha.'],
 ];
 
+/** The receiving account's refusals (the CLI's words name its options). */
+const ACCOUNT_MESSAGES: Record<AccountField, string> = {
+  account:
+    'Informe a conta e o tipo de conta juntos. A conta tem até 20 caracteres: números e, se houver, "-" e o dígito (12345-6).',
+  account_type: 'Escolha o tipo de conta: corrente, poupança ou de pagamento.',
+  branch: 'A agência tem de 1 a 4 números, sem o dígito.',
+};
+
 function certificateMessage(error: CertificateError): string {
   return (
     CERTIFICATE_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1] ??
@@ -44,6 +55,14 @@ function identityOf(form: UploadedForm): ClientIdentity | string {
   }
   if (!certificate || !key) return 'Envie o certificado e a chave privada (PEM), ou um arquivo PKCS#12.';
   return { certPem: certificate.toString('utf8'), keyPem: key.toString('utf8') };
+}
+
+/** The receiving account as the audit log names it. */
+function accountDetail(row: PixProvidersTable): string {
+  const account = accountOfColumns(row);
+  if (account === null) return 'sem conta recebedora';
+  const branch = account.branch === null ? '' : `agência ${account.branch}, `;
+  return `conta recebedora: ${branch}conta ${account.number} (${account.type})`;
 }
 
 /**
@@ -80,6 +99,9 @@ export const pspPages = definePages('psp', async (app, services) => {
       base_url: form.fields.base_url ?? '',
       token_url: form.fields.token_url ?? '',
       client_id: form.fields.client_id ?? '',
+      account_branch: form.fields.account_branch ?? '',
+      account_number: form.fields.account_number ?? '',
+      account_type: form.fields.account_type ?? '',
     };
     const refuse = (error: string) => show(request, reply, { error, values }, 400);
     const identity = identityOf(form);
@@ -94,8 +116,14 @@ export const pspPages = definePages('psp', async (app, services) => {
         clientSecret: form.fields.client_secret ?? '',
         identity,
         caPem: form.files.ca?.toString('utf8'),
+        account: {
+          account: values.account_number,
+          accountType: values.account_type,
+          branch: values.account_branch,
+        },
       });
     } catch (error) {
+      if (error instanceof ReceivingAccountError) return refuse(ACCOUNT_MESSAGES[error.field]);
       if (error instanceof CertificateError) return refuse(certificateMessage(error));
       const message = (error as Error).message;
       if (/base-url|token-url/.test(message))
@@ -108,7 +136,7 @@ export const pspPages = definePages('psp', async (app, services) => {
       storeId,
       userId,
       action: 'psp_settings_changed',
-      detail: `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}`,
+      detail: `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}; ${accountDetail(row)}`,
       ip: request.ip,
     });
     return reply.redirect(`${PSP_PATH}?aviso=salvo`, 303);

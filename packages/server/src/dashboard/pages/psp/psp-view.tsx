@@ -1,5 +1,6 @@
 import type { describeProvider } from '../../../pix/live/provider-admin.js';
-import { Field, Notice, PostForm, Section, DateTime } from '../../views/components.js';
+import type { AccountType } from '../../../pix/live/receiving-account.js';
+import { Field, Notice, PostForm, Section, SelectField, DateTime } from '../../views/components.js';
 
 export const PSP_PATH = '/dashboard/configuracoes/psp';
 
@@ -7,15 +8,33 @@ export interface PspState {
   notice?: string | null;
   error?: string | null;
   /** What the person typed (never a secret), kept after a refusal. */
-  values?: { base_url?: string; token_url?: string; client_id?: string };
+  values?: {
+    base_url?: string;
+    token_url?: string;
+    client_id?: string;
+    account_branch?: string;
+    account_number?: string;
+    account_type?: string;
+  };
+}
+
+const ACCOUNT_TYPE_LABELS: Record<AccountType, string> = {
+  corrente: 'Conta corrente',
+  poupanca: 'Conta poupança',
+  pagamento: 'Conta de pagamento',
+};
+
+type Provider = ReturnType<typeof describeProvider>;
+
+/** "Agência 0001, conta 12345-6 (Conta corrente)", or why there is none. */
+function accountText(account: Provider['receiving_account']): string {
+  if (account === null) return 'não informada: assinaturas em produção são recusadas';
+  const branch = account.branch === null ? '' : `Agência ${account.branch}, `;
+  return `${branch}conta ${account.number} (${ACCOUNT_TYPE_LABELS[account.type]})`;
 }
 
 /** The PSP's status (never a secret), "Testar conexão" and the settings form with uploads. */
-export function PspPage(props: {
-  provider: ReturnType<typeof describeProvider> | null;
-  hasPixKey: boolean;
-  state: PspState;
-}) {
+export function PspPage(props: { provider: Provider | null; hasPixKey: boolean; state: PspState }) {
   const { provider, state } = props;
   return (
     <>
@@ -40,6 +59,8 @@ export function PspPage(props: {
               <dd>
                 <DateTime iso={provider.certificate.not_after} />
               </dd>
+              <dt>Conta recebedora</dt>
+              <dd>{accountText(provider.receiving_account)}</dd>
               <dt>Webhook no PSP</dt>
               <dd>
                 {provider.webhook_registered_at ? (
@@ -92,6 +113,37 @@ export function PspPage(props: {
             <Field label="Chave privada (PEM)" name="private_key" type="file" accept=".pem,.key" />
             <Field label="Arquivo PKCS#12" name="pfx" type="file" accept=".p12,.pfx" />
             <Field label="Senha do PKCS#12" name="passphrase" type="password" autoComplete="off" />
+          </fieldset>
+          <fieldset class="stack">
+            <legend>Conta recebedora das assinaturas (Pix Automático)</legend>
+            <p class="hint">
+              A conta no PSP em que cada cobrança de assinatura é paga. Sem ela, assinaturas em produção são
+              recusadas.
+            </p>
+            <Field
+              label="Agência"
+              name="account_branch"
+              inputMode="numeric"
+              maxLength={4}
+              value={state.values?.account_branch ?? provider?.receiving_account?.branch ?? ''}
+              hint="Até 4 números, sem o dígito. Deixe em branco se a conta não tem agência."
+            />
+            <Field
+              label="Conta"
+              name="account_number"
+              maxLength={20}
+              value={state.values?.account_number ?? provider?.receiving_account?.number ?? ''}
+              hint="Números e, se houver, o dígito depois de um hífen: 12345-6."
+            />
+            <SelectField
+              label="Tipo de conta"
+              name="account_type"
+              value={state.values?.account_type ?? provider?.receiving_account?.type ?? ''}
+              options={[
+                { value: '', label: 'Sem conta recebedora' },
+                ...Object.entries(ACCOUNT_TYPE_LABELS).map(([value, label]) => ({ value, label })),
+              ]}
+            />
           </fieldset>
           <Field
             label="CA do PSP (PEM, opcional)"
