@@ -72,7 +72,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400':
-    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider; not transient, do not retry.',
+    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry.',
   '401': '`unauthorized`: the API key is missing, malformed, invalid or revoked.',
   '403': '`insufficient_scope`: the API key lacks the scope this operation requires.',
   '404':

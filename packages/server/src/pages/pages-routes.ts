@@ -79,8 +79,9 @@ const CAUSE_LOGGED = Symbol('cause logged');
 function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.code === 'provider_not_configured') {
+    // The cause says what is missing: the provider, or (for a subscription) its receiving account.
     request.log.warn(
-      { storeId },
+      { storeId, cause: error.message },
       'store in live checkout mode has no live Pix provider configured: purchase-page orders are refused',
     );
     return refuse(503, 'Esta loja não está recebendo pagamentos no momento. Tente novamente mais tarde.');

@@ -125,6 +125,8 @@ export async function createSubscription(
     pixProviderFor(db, scope),
     recurringProviderFor(db, scope),
   ]);
+  // Before the creation's first row: a subscription that could never be billed is not started.
+  provider.checkCanBill();
   const freshChargeId = prefixedId('pix');
   const creation = await beginCreation(
     db,

@@ -47,9 +47,12 @@ export async function sendCycleCharges(
     const scopeKey = `${scope.storeId}:${scope.livemode}`;
     if (!providers.has(scopeKey)) {
       try {
-        providers.set(scopeKey, await recurringProviderFor(db, scope));
+        const provider = await recurringProviderFor(db, scope);
+        provider.checkCanBill();
+        providers.set(scopeKey, provider);
       } catch (error) {
-        // A live store whose PSP settings were removed: its subscriptions wait, the others go on.
+        // A live store whose PSP settings were removed, or lack the receiving account: its
+        // subscriptions wait (nothing written, nothing sent), the others go on.
         if (!(error instanceof ApiError)) throw error;
         outcomes.push({ subscription, cycle: null, sent: false, error });
         continue;

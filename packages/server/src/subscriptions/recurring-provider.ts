@@ -44,6 +44,11 @@ import type { ReceivedPix } from '../pix/providers/pix-provider.js';
  */
 export interface RecurringPixProvider {
   readonly name: string;
+  /**
+   * Throws 400 `provider_not_configured` when this provider cannot bill a subscription (a live store
+   * without its receiving account). Called before anything is written or sent.
+   */
+  checkCanBill(): void;
   createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge>;
   scheduleCycleCharge(request: CycleChargeRequest): Promise<CycleCharge>;
   /** `data` is the day of the new attempt, `YYYY-MM-DD`. */

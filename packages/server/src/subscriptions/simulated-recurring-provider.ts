@@ -22,6 +22,9 @@ const SIMULATED_ISPB = '00000000';
 export const simulatedRecurringProvider: RecurringPixProvider = {
   name: 'simulated',
 
+  /** Test mode bills nobody's account. */
+  checkCanBill() {},
+
   async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
     const cob = await simulatedProvider.createCharge({
       txid: request.txid,

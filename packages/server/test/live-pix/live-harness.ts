@@ -3,10 +3,12 @@ import { registerWebhook } from '../../src/pix/live/provider-admin.js';
 import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
 import { startPixReconciler } from '../../src/pix/live/reconciler.js';
 import type { Reconciler, ReconcilerOptions } from '../../src/pix/live/reconciler.js';
+import type { ReceivingAccountInput } from '../../src/pix/live/receiving-account.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { createStore } from '../../src/stores/stores.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
+import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
 import type { TestApi } from '../support/test-api.js';
 import { testPki } from '../support/test-pki.js';
 import { silentLog } from '../webhooks/delivery-harness.js';
@@ -29,6 +31,13 @@ export function startTestReconciler(
 /** The store's Pix key at the fake PSP (a random key, EVP). */
 export const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 
+/** The payee's account at the fake PSP, as `pix-provider set` takes it. */
+export const PSP_ACCOUNT: ReceivingAccountInput = {
+  account: RECEBEDOR_CONTA.conta,
+  accountType: 'corrente',
+  branch: RECEBEDOR_CONTA.agencia,
+};
+
 export interface LiveStore {
   storeId: string;
   /** A live key with every scope. */
@@ -39,7 +48,7 @@ export interface LiveStore {
 /**
  * For a suite: a fake PSP over mTLS and a reconciler (the worker's live Pix half) polling quickly.
  * `liveStore()` makes a store configured the way `pix-provider set` and `register-webhook` do it,
- * with the callback URL pointing at the test server.
+ * with the fake PSP's receiving account and the callback URL pointing at the test server.
  */
 export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } = {}) {
   let psp: FakePsp | undefined;
@@ -54,10 +63,15 @@ export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } 
   });
 
   async function liveStore(
-    identity: 'pem' | 'pfx' = 'pem',
-    clientCert = testPki().client,
+    options: {
+      identity?: 'pem' | 'pfx';
+      clientCert?: { cert: string; key: string };
+      /** The receiving account set with the provider; `{}` sets none. */
+      account?: ReceivingAccountInput;
+    } = {},
   ): Promise<LiveStore> {
     const pki = testPki();
+    const { identity = 'pem', clientCert = pki.client, account = PSP_ACCOUNT } = options;
     const store = await createStore(api.db, { name: 'Loja Ao Vivo', pixKey: CHAVE });
     await saveProviderSettings(api.db, createSecretBox(api.config.secret), {
       storeId: store.id,
@@ -70,6 +84,7 @@ export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } 
           ? { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase }
           : { certPem: clientCert.cert, keyPem: clientCert.key },
       caPem: pki.ca.cert,
+      account,
     });
     // A client the PSP refuses cannot register anything: such a store goes without a webhook.
     if (clientCert === pki.client) await registerWebhook(api.db, store.id, api.baseUrl);

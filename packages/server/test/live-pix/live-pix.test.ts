@@ -311,7 +311,7 @@ describeEachDatabase(
     });
 
     it('a client certificate of another CA is refused at the handshake: 502, nothing written', async () => {
-      const store = await live.liveStore('pem', testPki().strangerClient);
+      const store = await live.liveStore({ clientCert: testPki().strangerClient });
       const error = expectError(await create(store), 502, 'provider_error');
       expect(error.message).toMatch(/could not be reached/);
       expect(await countRows(api, store.storeId)).toEqual({ charges: 0, sales: 0, events: 0 });
@@ -330,7 +330,7 @@ describeEachDatabase(
     });
 
     it('an expired token is renewed once and the call retried; a PKCS#12 identity works like PEM', async () => {
-      const store = await live.liveStore('pfx');
+      const store = await live.liveStore({ identity: 'pfx' });
       expect((await create(store)).status).toBe(201);
       const issued = live.psp().tokensIssued;
       live.psp().expireTokens();

@@ -6,9 +6,12 @@ import { recurringChecks } from '../../src/subscriptions/live-checks.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { updateStore } from '../../src/stores/stores.js';
 import { BUYER as PAGE_BUYER, pageRequest } from '../pages/page-support.js';
-import { describeEachDatabase } from '../support/test-api.js';
+import { accountColumns, checkReceivingAccount } from '../../src/pix/live/receiving-account.js';
+import type { ReceivingAccountInput } from '../../src/pix/live/receiving-account.js';
+import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
+import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
+import { PSP_ACCOUNT, startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
 import { BUYER, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
 import { eventTypesOf } from '../support/store-records.js';
 
@@ -71,6 +74,9 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
       );
       const cobr = [...psp.rec.cobrs.values()].find((c) => c.idRec === sub.pix.id_rec)!;
       expect(cobr.calendario.dataDeVencimento).toBe(active.current_period_end);
+      // The cycle is paid into the store's receiving account, as its PSP settings hold it.
+      const put = psp.requests.find((r) => r.method === 'PUT' && r.path === `/v2/cobr/${cobr.txid}`)!;
+      expect((put.body as { recebedor: unknown }).recebedor).toEqual(RECEBEDOR_CONTA);
 
       // The payer's bank fails the first attempt: past_due; the retry is asked, then it settles.
       await psp.rec.failCobr(cobr.txid);
@@ -115,6 +121,112 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
       'subscription.renewed',
       'subscription.canceled',
     ]);
+  });
+});
+
+describeEachDatabase('Live subscriptions and the store’s receiving account', (api) => {
+  const live = useLivePix(api);
+
+  /** Changes the stored account only, as older data or a bad entry would leave it. */
+  async function setAccount(storeId: string, account: ReceivingAccountInput) {
+    await api.db
+      .updateTable('pix_providers')
+      .set({ ...accountColumns(checkReceivingAccount(account)), updated_at: new Date().toISOString() })
+      .where('store_id', '=', storeId)
+      .execute();
+  }
+
+  const rowsOf = (table: 'subscriptions' | 'pix_charges' | 'subscription_creations', storeId: string) =>
+    api.db.selectFrom(table).select('store_id').where('store_id', '=', storeId).execute();
+
+  it('without a receiving account, creation answers 400 provider_not_configured naming the setting; nothing is written or sent (API and purchase page)', async () => {
+    const store = await live.liveStore({ account: {} });
+    const psp = live.psp();
+    const product = await recurringProduct(api, store.key);
+    const from = psp.requests.length;
+    const res = await subscribe(api, store.key, product.id);
+    expectError(res, 400, 'provider_not_configured');
+    expect(res.body.error.message).toMatch(
+      /no receiving account.*storefront pix-provider set --store <store_id> … --account <conta> --account-type/,
+    );
+
+    const { handle } = (await updateStore(api.db, store.storeId, { checkoutMode: 'live' }))!;
+    const page = await pageRequest(api, 'POST', `/p/${handle}/${product.slug}/orders`, {
+      ...PAGE_BUYER,
+      bump: false,
+    });
+    expect(page.status).toBe(503);
+
+    expect(psp.requests.slice(from)).toEqual([]);
+    for (const table of ['subscriptions', 'pix_charges', 'subscription_creations'] as const)
+      expect(await rowsOf(table, store.storeId), table).toEqual([]);
+    expect((await api.as(store.key).get('/orders')).body.data).toEqual([]);
+  });
+
+  it('a cycle without the account fails here without calling the PSP; with another account the PSP refuses it; both are failed cycles until the right one is set', async () => {
+    const store = await live.liveStore();
+    const psp = live.psp();
+    const product = await recurringProduct(api, store.key);
+    const sub = (await subscribe(api, store.key, product.id)).body;
+    const reconciler = startTestReconciler(api, {
+      pollIntervalMs: 30,
+      checks: recurringChecks(api.db, api.config, silentLog),
+    });
+    try {
+      await psp.rec.payJourney3(sub.pix.id_rec);
+      const active = await eventually(async () => {
+        const current = (await api.as(store.key).get(`/subscriptions/${sub.id}`)).body;
+        return current.status === 'active' ? current : undefined;
+      });
+      // A 1 ms lease: a failed run's claim is over by the next run.
+      const run = () =>
+        runCycles(api.db, {
+          asOf: addDays(active.current_period_end, -5),
+          storeId: store.storeId,
+          leaseMs: 1,
+        });
+      const failedRun = () =>
+        eventually(async () => {
+          const report = await run();
+          return report.failed.length === 1 ? report.failed[0]! : undefined;
+        });
+      const cobrCalls = (from: number) =>
+        psp.requests.slice(from).filter((r) => r.path.startsWith('/v2/cobr'));
+
+      await setAccount(store.storeId, {});
+      let from = psp.requests.length;
+      expect(await failedRun()).toEqual({
+        subscription_id: sub.id,
+        error: expect.stringMatching(/no receiving account.*--account <conta> --account-type/),
+      });
+      expect(cobrCalls(from)).toEqual([]);
+      expect(
+        await api.db
+          .selectFrom('subscription_cycles')
+          .select('id')
+          .where('subscription_id', '=', sub.id)
+          .execute(),
+      ).toEqual([]);
+
+      await setAccount(store.storeId, { ...PSP_ACCOUNT, account: '99999-9' });
+      from = psp.requests.length;
+      expect((await failedRun()).error).toMatch(
+        /400 CobROperacaoInvalida.*Os campos cobr\.recebedor\.conta e cobr\.recebedor\.agencia correspondem a uma conta que não pertence a este usuário recebedor/,
+      );
+      const puts = cobrCalls(from).filter((r) => r.method === 'PUT');
+      expect(puts.map((r) => (r.body as { recebedor: unknown }).recebedor)).toContainEqual({
+        conta: '99999-9',
+        agencia: RECEBEDOR_CONTA.agencia,
+        tipoConta: 'CORRENTE',
+      });
+      expect([...psp.rec.cobrs.values()].filter((c) => c.idRec === sub.pix.id_rec)).toEqual([]);
+
+      await setAccount(store.storeId, PSP_ACCOUNT);
+      await eventually(async () => (await run()).charges_sent.length === 1);
+      expect([...psp.rec.cobrs.values()].filter((c) => c.idRec === sub.pix.id_rec)).toHaveLength(1);
+    } finally {
+      await reconciler.stop();
+    }
   });
 });
 

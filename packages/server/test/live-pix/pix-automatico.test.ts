@@ -12,6 +12,7 @@ import { decodeFields } from '../../src/pix/brcode/tlv.js';
 import type { TlvField } from '../../src/pix/brcode/tlv.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
+import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
 import { crc16, tlv } from '../support/fake-psp-wire.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
@@ -324,6 +325,8 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
           valor: { original: '49.90' },
           ajusteDiaUtil: true,
           devedor: { email: 'maria@example.com' },
+          // The store's receiving account, from its PSP settings.
+          recebedor: RECEBEDOR_CONTA,
         },
       },
     ]);

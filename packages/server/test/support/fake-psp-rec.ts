@@ -45,7 +45,7 @@ export interface FakeCobr {
   politicaRetentativa: FakeRec['politicaRetentativa'];
   ajusteDiaUtil: boolean;
   devedor?: Record<string, string>;
-  recebedor: { cnpj: string; nome: string; conta: string; tipoConta: 'CORRENTE' };
+  recebedor: typeof RECEBEDOR & typeof RECEBEDOR_CONTA;
   pix?: { endToEndId: string; txid: string; valor: string; horario: string }[];
   tentativas: {
     dataLiquidacao: string;
@@ -93,6 +93,8 @@ export interface FakeRecResources {
 
 const ISPB = '12345678';
 const RECEBEDOR = { cnpj: '12345678000195', nome: 'Loja Teste Ltda' };
+/** The payee's account at this PSP: a cobr's `recebedor` must name it. */
+export const RECEBEDOR_CONTA = { agencia: '0001', conta: '12345-6', tipoConta: 'CORRENTE' } as const;
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -261,7 +263,16 @@ export function fakeRecResources(context: FakeRecContext): FakeRecResources {
       valor: { original: string };
       ajusteDiaUtil: boolean;
       devedor?: Record<string, string>;
+      recebedor: { conta: string; agencia?: string };
     };
+    if (
+      request.recebedor.conta !== RECEBEDOR_CONTA.conta ||
+      request.recebedor.agencia !== RECEBEDOR_CONTA.agencia
+    ) {
+      throw cobrInvalida(
+        'Os campos cobr.recebedor.conta e cobr.recebedor.agencia correspondem a uma conta que não pertence a este usuário recebedor.',
+      );
+    }
     const rec = resources.recs.get(request.idRec);
     if (!rec) throw cobrInvalida(`A recorrência ${request.idRec} não existe.`);
     if (rec.status !== 'APROVADA')
@@ -275,7 +286,7 @@ export function fakeRecResources(context: FakeRecContext): FakeRecResources {
       politicaRetentativa: rec.politicaRetentativa,
       ajusteDiaUtil: request.ajusteDiaUtil,
       ...(request.devedor && { devedor: request.devedor }),
-      recebedor: { ...RECEBEDOR, conta: '123456', tipoConta: 'CORRENTE' },
+      recebedor: { ...RECEBEDOR, ...RECEBEDOR_CONTA },
       tentativas: [
         {
           dataLiquidacao: request.calendario.dataDeVencimento,

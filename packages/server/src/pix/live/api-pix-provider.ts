@@ -12,6 +12,7 @@ import type {
 import type { RecurringPixProvider } from '../../subscriptions/recurring-provider.js';
 import type { ApiPixClient } from './api-pix-client.js';
 import { apiPixRecurring } from './api-pix-recurring.js';
+import type { ReceivingAccount } from './receiving-account.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type {
   CobCompleta,
@@ -52,10 +53,14 @@ const SOLICITACAO_MAX = 140;
  * PSP sends is taken on trust: the copy-and-paste code is parsed (CRC) and its amount checked, and a
  * payment counts only when the cob is CONCLUIDA, to our key, for the charge's amount.
  */
-export function apiPixProvider(client: ApiPixClient, chave: string): LivePixProvider {
+export function apiPixProvider(
+  client: ApiPixClient,
+  chave: string,
+  account: ReceivingAccount | null,
+): LivePixProvider {
   const charges = apiPixCharges(client, chave);
   return {
-    ...apiPixRecurring(client, charges.createCharge),
+    ...apiPixRecurring(client, charges.createCharge, account),
     ...charges,
     async registerRecurringWebhooks(webhookUrl) {
       try {

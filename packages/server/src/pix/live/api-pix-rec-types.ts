@@ -9,6 +9,7 @@ import type {
   RecStatus,
 } from '../../subscriptions/recurring-provider.js';
 import type { Devedor, PixRecebido } from './api-pix-types.js';
+import type { DadosBancariosRecebedor } from './receiving-account.js';
 
 /** `POST /locrec` answer (PayloadLocationRecGerada), and `loc` of a rec (PayloadLocationRecCompleta). */
 export interface PayloadLocationRec {
@@ -58,10 +59,7 @@ export interface RecCompleta {
 
 /**
  * `PUT /cobr/{txid}` body (CobRSolicitada). `devedor` of a cobr holds contact data only (its identity
- * is the rec's). KNOWN GAP: the standard (API Pix 2.9.0) makes `recebedor` required here, the
- * receiving account (`conta` and `tipoConta` required, `agencia` optional). Storefront does not hold
- * a store's bank account, so it is not sent and none is made up: a PSP that applies the schema
- * refuses the cobr (400 CobROperacaoInvalida) until stores can record that account.
+ * is the rec's). `recebedor`, required, is the store's receiving account from its PSP settings.
  */
 export interface CobRSolicitada {
   idRec: string;
@@ -69,6 +67,7 @@ export interface CobRSolicitada {
   valor: { original: string };
   ajusteDiaUtil: boolean;
   devedor?: { email: string };
+  recebedor: DadosBancariosRecebedor;
 }
 
 export type TentativaStatus = 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';

@@ -15,7 +15,9 @@ import type { ApiPixClient } from './api-pix-client.js';
 import type { CobRCompleta, CobRSolicitada, RecCompleta, RecSolicitada } from './api-pix-rec-types.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type { Devedor } from './api-pix-types.js';
-import { ProviderError } from './provider-errors.js';
+import { ProviderError, receivingAccountMissing } from './provider-errors.js';
+import { recebedorOf } from './receiving-account.js';
+import type { DadosBancariosRecebedor, ReceivingAccount } from './receiving-account.js';
 import { TXID_TAKEN_STATUSES, checkedCode, cutTo, devedorOf, paymentAmong } from './psp-answer-checks.js';
 
 /** `vinculo.contrato` and `vinculo.objeto` are at most 35 characters in the standard. */
@@ -38,16 +40,29 @@ const COBR_STATUSES: readonly CobrStatus[] = [
  * as Jornada 3 (`POST /locrec`, `PUT /cob`, `POST /rec`, `GET /rec?txid=`); the composite code the
  * PSP answers is only shown once it is a valid BR Code for the amount that points at both the cob
  * and the rec we just created. Later reads (`GET /rec`, `GET /cobr`) are what decides an outcome,
- * never a callback.
+ * never a callback. Every cycle charge names the store's receiving `account` (`recebedor`): without
+ * one nothing is billed and no PSP call is made.
  */
 export function apiPixRecurring(
   client: ApiPixClient,
   createCharge: PixProvider['createCharge'],
+  account: ReceivingAccount | null,
 ): RecurringPixProvider {
+  function recebedor(): DadosBancariosRecebedor {
+    if (account === null) throw receivingAccountMissing();
+    return recebedorOf(account);
+  }
+
   return {
     name: 'api-pix',
 
+    checkCanBill() {
+      recebedor();
+    },
+
     async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
+      // The authorisation is only worth making when its cycles can be billed.
+      recebedor();
       const devedor = recDevedorOf(request.customer);
       const { held, save } = request.progress;
       let loc = held.loc;
@@ -104,14 +119,13 @@ export function apiPixRecurring(
     },
 
     async scheduleCycleCharge(request) {
-      // No `recebedor`, which the standard requires: we do not hold the store's account (agência,
-      // conta, tipoConta) and do not invent it. See CobRSolicitada and docs/subscriptions.md.
       const body: CobRSolicitada = {
         idRec: request.idRec,
         calendario: { dataDeVencimento: request.dueDate },
         valor: { original: valorOf(request.amountCents) },
         ajusteDiaUtil: true,
         ...(request.customer.email !== undefined && { devedor: { email: request.customer.email } }),
+        recebedor: recebedor(),
       };
       const cobr = await client.putCobr(request.txid, body).catch(async (error: unknown) => {
         // A PUT retried after a crash or a timeout: the cobr our first call created is this cycle's

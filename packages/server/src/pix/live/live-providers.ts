@@ -8,6 +8,7 @@ import { createApiPixTransport } from './api-pix-transport.js';
 import type { TransportTimeouts } from './api-pix-transport.js';
 import { providerNotConfigured } from './provider-errors.js';
 import { credentialsOf, findLiveSettings } from './provider-settings.js';
+import { accountOfColumns } from './receiving-account.js';
 
 /** The live provider of each store, built from its settings and kept (with its connections and token). */
 export interface LiveProviders {
@@ -36,7 +37,7 @@ function createLiveProviders(db: Kysely<Database>, options: LiveProvidersOptions
       if (cached?.version === version) return cached.provider;
       if (cached) void cached.provider.close();
       const transport = createApiPixTransport(credentialsOf(box, row), options);
-      const provider = apiPixProvider(apiPixClient(transport), row.pix_key);
+      const provider = apiPixProvider(apiPixClient(transport), row.pix_key, accountOfColumns(row));
       cache.set(storeId, { version, provider });
       return provider;
     },

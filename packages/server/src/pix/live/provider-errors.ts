@@ -34,3 +34,15 @@ export function providerNotConfigured(): ApiError {
     'This store has no live Pix provider configured, so live keys cannot create, cancel or refund Pix payments. An operator sets one up with `storefront pix-provider set --store <store_id> …`; until then use a test key (sk_test_…).',
   );
 }
+
+/**
+ * A live store whose PSP settings lack the receiving account: every cycle charge must name it
+ * (`recebedor`), so no subscription can be created or billed until an operator sets it.
+ */
+export function receivingAccountMissing(): ApiError {
+  return new ApiError(
+    400,
+    'provider_not_configured',
+    'This store’s live Pix provider has no receiving account, which every Pix Automático cycle charge must name, so live subscriptions cannot be created or billed. An operator sets it with `storefront pix-provider set --store <store_id> … --account <conta> --account-type <corrente|poupanca|pagamento> [--branch <agência>]` or on the dashboard (Configurações › PSP); until then use a test key (sk_test_…).',
+  );
+}
