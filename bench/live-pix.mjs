@@ -22,7 +22,6 @@ import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/te
 const fromSupport = buildTestSupport(['fake-psp.ts', 'https-receiver.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
 const { startHttpsReceiver } = await fromSupport('https-receiver.js');
-const { testPki } = await fromSupport('test-pki.js');
 
 const dist = new URL('../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
@@ -56,7 +55,7 @@ const base = `http://127.0.0.1:${app.server.address().port}`;
 const worker = startDeliveryWorker({ db: db.kysely, config, log: quiet, tls: { ca: receiver.ca } });
 const reconciler = startConfiguredReconciler(db.kysely, config, quiet);
 
-const store = await liveBenchStore(db.kysely, config.secret, psp, testPki);
+const store = await liveBenchStore(db.kysely, config.secret, psp, fromSupport);
 await registerWebhook(db.kysely, store.id, base);
 const scopes = ['pix:write', 'pix:read', 'webhooks:manage'];
 const live = (await createApiKey(db.kysely, { storeId: store.id, mode: 'live', scopes })).key;

@@ -17,7 +17,6 @@ import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/te
 
 const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
-const { testPki } = await fromSupport('test-pki.js');
 
 const { openDatabase } = await load('db/database.js');
 const { migrateToLatest } = await load('db/migrate.js');
@@ -36,7 +35,7 @@ const providers = attachLiveProviders(db.kysely, {
   connectTimeoutMs: 5000,
   requestTimeoutMs: 15000,
 });
-const store = await liveBenchStore(db.kysely, SECRET, psp, testPki);
+const store = await liveBenchStore(db.kysely, SECRET, psp, fromSupport);
 const provider = await providers.forStore(store.id);
 
 const receiver = { pixKey: CHAVE, merchantName: 'LOJA BENCH', merchantCity: 'SAO PAULO' };

@@ -4,22 +4,17 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importServerModule as load } from './lib/paths.mjs';
 import { percentile } from './lib/percentile.mjs';
-import { buildTestSupport } from './lib/test-support.mjs';
+import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/test-support.mjs';
 
 const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
-const { testPki } = await fromSupport('test-pki.js');
 const { buildApp } = await load('app.js');
 const { loadConfig } = await load('config/config.js');
 const { openDatabase } = await load('db/database.js');
 const { migrateToLatest } = await load('db/migrate.js');
-const { createStore } = await load('stores/stores.js');
 const { createApiKey } = await load('api-keys/api-keys.js');
-const { createSecretBox } = await load('common/secret-box.js');
-const { saveProviderSettings } = await load('pix/live/provider-settings.js');
 
 const [n = 200] = process.argv.slice(2).map(Number);
-const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 const dir = mkdtempSync(join(tmpdir(), 'sf-bench-sub-'));
 const url = `sqlite:${join(dir, 'bench.sqlite')}`;
 const db = openDatabase(url);
@@ -33,17 +28,7 @@ const config = loadConfig({
 const app = await buildApp({ config, db: db.kysely, logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${app.server.address().port}`;
-const store = await createStore(db.kysely, { name: 'Loja Bench', pixKey: CHAVE });
-const pki = testPki();
-await saveProviderSettings(db.kysely, createSecretBox(config.secret), {
-  storeId: store.id,
-  baseUrl: psp.baseUrl,
-  tokenUrl: psp.tokenUrl,
-  clientId: psp.clientId,
-  clientSecret: psp.clientSecret,
-  identity: { certPem: pki.client.cert, keyPem: pki.client.key },
-  caPem: pki.ca.cert,
-});
+const store = await liveBenchStore(db.kysely, config.secret, psp, fromSupport);
 const live = (
   await createApiKey(db.kysely, {
     storeId: store.id,

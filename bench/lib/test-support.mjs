@@ -41,9 +41,12 @@ export const BENCH_CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 
 /**
  * A store with the Pix key and its PSP settings pointing at the fake `psp`, the way
- * `pix-provider set` writes them (`testPki` from the compiled test support).
+ * `pix-provider set` writes them, with the fake's payee account (live subscriptions need one);
+ * `fromSupport` is the compiled test support of `buildTestSupport`.
  */
-export async function liveBenchStore(db, secret, psp, testPki) {
+export async function liveBenchStore(db, secret, psp, fromSupport) {
+  const { testPki } = await fromSupport('test-pki.js');
+  const { RECEBEDOR_CONTA } = await fromSupport('fake-psp-rec.js');
   const { createStore } = await importServerModule('stores/stores.js');
   const { createSecretBox } = await importServerModule('common/secret-box.js');
   const { saveProviderSettings } = await importServerModule('pix/live/provider-settings.js');
@@ -57,6 +60,7 @@ export async function liveBenchStore(db, secret, psp, testPki) {
     clientSecret: psp.clientSecret,
     identity: { certPem: pki.client.cert, keyPem: pki.client.key },
     caPem: pki.ca.cert,
+    account: { account: RECEBEDOR_CONTA.conta, accountType: 'corrente', branch: RECEBEDOR_CONTA.agencia },
   });
   return store;
 }
