@@ -8,7 +8,7 @@ import { PER_PERIOD } from '../../../subscriptions/periods.js';
 import type { SubscriptionStatus, SubscriptionsTable } from '../../../subscriptions/subscription-object.js';
 import type { SubscriptionScope } from '../../../subscriptions/subscriptions-repository.js';
 import { findSubscription, listSubscriptionsQuery } from '../../../subscriptions/subscriptions-repository.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { Notice, PostForm } from '../../views/components.js';
@@ -188,13 +188,12 @@ export const assinaturasPages = definePages('assinaturas', async (app, services)
       throw error;
     }
     const customer = JSON.parse(row.customer) as Customer;
-    await audit(db, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action: 'subscription_canceled',
-      detail: `${row.id} (${customer.name ?? customer.email ?? '—'})`,
-      ip: request.ip,
-    });
+    await auditRequest(
+      db,
+      request,
+      'subscription_canceled',
+      `${row.id} (${customer.name ?? customer.email ?? '—'})`,
+    );
     return reply.redirect(`${PATH}?aviso=cancelada`, 303);
   });
 });

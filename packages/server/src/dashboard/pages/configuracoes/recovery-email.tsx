@@ -12,7 +12,7 @@ import {
 import { storeSettingsChanges, updateStoreSettings } from '../../../stores/store-settings.js';
 import { findStore } from '../../../stores/stores.js';
 import type { StoresTable } from '../../../stores/stores.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import { guard, member } from '../../page.js';
 import type { DashboardApp } from '../../page.js';
 import type { DashboardServices } from '../../services.js';
@@ -212,13 +212,7 @@ export function recoveryEmailRoutes(
       await db.transaction().execute(async (trx) => {
         await updateStoreSettings(trx, store, set);
         if (changes.length > 0)
-          await audit(trx, {
-            storeId: store.id,
-            userId: session.userId,
-            action: 'recovery_email_changed',
-            detail: changes.join('; '),
-            ip: request.ip,
-          });
+          await auditRequest(trx, request, 'recovery_email_changed', changes.join('; '));
       });
       return answers.saved(reply);
     },

@@ -10,7 +10,7 @@ import type { PixProvidersTable } from '../../../pix/live/provider-settings.js';
 import { ReceivingAccountError, accountOfColumns } from '../../../pix/live/receiving-account.js';
 import type { AccountField } from '../../../pix/live/receiving-account.js';
 import { findStore } from '../../../stores/stores.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import { acceptMultipartForms, uploadedForm } from '../../multipart-form.js';
 import type { UploadedForm } from '../../multipart-form.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
@@ -93,7 +93,7 @@ export const pspPages = definePages('psp', async (app, services) => {
   });
 
   app.post('/configuracoes/psp', guard('owner'), async (request, reply) => {
-    const { storeId, userId } = member(request);
+    const { storeId } = member(request);
     const form = uploadedForm(request);
     const values = {
       base_url: form.fields.base_url ?? '',
@@ -132,13 +132,12 @@ export const pspPages = definePages('psp', async (app, services) => {
       if (/must not be empty/.test(message)) return refuse('Preencha o Client ID e o Client secret.');
       throw error;
     }
-    await audit(db, {
-      storeId,
-      userId,
-      action: 'psp_settings_changed',
-      detail: `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}; ${accountDetail(row)}`,
-      ip: request.ip,
-    });
+    await auditRequest(
+      db,
+      request,
+      'psp_settings_changed',
+      `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}; ${accountDetail(row)}`,
+    );
     return reply.redirect(`${PSP_PATH}?aviso=salvo`, 303);
   });
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import { endSession, switchSessionStore } from '../../accounts/sessions.js';
 import { membershipsOf } from '../../accounts/users.js';
 import { DASHBOARD_PREFIX, DashboardError, LOGIN_PATH, sessionCookie } from '../../dashboard-plugin.js';
@@ -14,13 +14,7 @@ export const sessionPages = definePages('sessao', async (app) => {
   app.post('/logout', guard('viewer'), async (request, reply) => {
     const session = member(request);
     await endSession(db, session.idHash);
-    await audit(db, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action: 'logout',
-      detail: session.email,
-      ip: request.ip,
-    });
+    await auditRequest(db, request, 'logout', session.email);
     return reply.header('set-cookie', sessionCookie(config.publicUrl, null, 0)).redirect(LOGIN_PATH, 303);
   });
 

@@ -6,7 +6,7 @@ import { refundSale } from '../../../sales/refund-sale.js';
 import { toSale } from '../../../sales/sale-object.js';
 import type { SalesTable } from '../../../sales/sale-object.js';
 import { findStore } from '../../../stores/stores.js';
-import { audit } from '../../audit.js';
+import { auditRequest } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { formatBrl } from '../../../common/money.js';
@@ -165,20 +165,13 @@ export const vendasPages = definePages('vendas', async (app, services) => {
   });
 
   app.post('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
-    const session = member(request);
     const row = await saleOr404(request, request.params.id);
     try {
       await refundSale(db, row, app.config.pixReconcileScheduleMs);
     } catch (error) {
       return refusal(request, reply, row.id, 'Não foi possível reembolsar:', error);
     }
-    await audit(db, {
-      storeId: session.storeId,
-      userId: session.userId,
-      action: 'sale_refunded',
-      detail: `Venda ${row.id} de ${formatBrl(row.amount_cents)}`,
-      ip: request.ip,
-    });
+    await auditRequest(db, request, 'sale_refunded', `Venda ${row.id} de ${formatBrl(row.amount_cents)}`);
     return reply.redirect(`/dashboard/vendas/${row.id}?feito=reembolso`, 303);
   });
 
