@@ -24,7 +24,6 @@ import { sendProductPage } from '../../../pages/product-page-html.js';
 import { findStore } from '../../../stores/stores.js';
 import { roleAllows } from '../../accounts/roles.js';
 import { auditRequest } from '../../audit.js';
-import type { AuditAction } from '../../audit.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { listQuery, readListPage } from '../../views/listing.js';
@@ -93,9 +92,6 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
     return { storeId, livemode: store?.checkout_mode === 'live' };
   }
 
-  const record = (request: FastifyRequest, action: AuditAction, detail: string, executor: Kysely<Database>) =>
-    auditRequest(executor, request, action, detail);
-
   async function showEditor(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -159,7 +155,7 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
     const ctx = await writeContext(request);
     const created = await db.transaction().execute(async (trx) => {
       const object = await createCheckout(trx, ctx, { name, settings_json: settings });
-      await record(request, 'checkout_created', name, trx);
+      await auditRequest(trx, request, 'checkout_created', name);
       return object;
     });
     return reply.redirect(`${PATH}/${created.id}?aviso=criado`, 303);
@@ -195,7 +191,7 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
         const changed = SETTING_KEYS.filter((key) => before[key] !== settings[key]);
         if (row.name !== name || changed.length > 0) {
           const names = row.name === name ? name : `${row.name} → ${name}`;
-          await record(request, 'checkout_updated', [names, ...changed].join('; '), trx);
+          await auditRequest(trx, request, 'checkout_updated', [names, ...changed].join('; '));
         }
       });
       return reply.redirect(`${PATH}/${checkout.id}?aviso=salvo`, 303);
@@ -223,7 +219,8 @@ export const checkoutsPages = definePages('checkouts', async (app, services) => 
               throw new DashboardError(400, 'O checkout padrão não pode ser arquivado.');
             throw error;
           }
-          if (wasArchived !== (step.path === 'arquivar')) await record(request, step.action, row.name, trx);
+          if (wasArchived !== (step.path === 'arquivar'))
+            await auditRequest(trx, request, step.action, row.name);
         });
         return reply.redirect(`${PATH}/${request.params.id}?aviso=${step.notice}`, 303);
       },

@@ -134,9 +134,6 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
   const done = (reply: FastifyReply, notice: NoticeKey, anchor: string) =>
     reply.redirect(`${PATH}?aviso=${notice}#${anchor}`, 303);
 
-  const record = (request: FastifyRequest, action: AuditAction, detail: string) =>
-    auditRequest(db, request, action, detail);
-
   /** A change to the person's own account, in the audit log of every store they belong to. */
   const recordForPerson = (request: FastifyRequest, action: AuditAction) => {
     const session = member(request);
@@ -197,7 +194,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
       before.name === name ? null : `nome: ${before.name} → ${name}`,
       before.handle === handle ? null : `identificador: ${before.handle} → ${handle}`,
     ].filter(Boolean);
-    if (changes.length > 0) await record(request, 'store_updated', changes.join('; '));
+    if (changes.length > 0) await auditRequest(db, request, 'store_updated', changes.join('; '));
     return done(reply, 'loja', 'loja');
   });
 
@@ -223,7 +220,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     const before = (await findStore(db, storeId))!;
     await updateStore(db, storeId, { pixKey });
     if (before.pix_key !== pixKey)
-      await record(request, 'pix_key_changed', `${before.pix_key ?? '—'} → ${pixKey}`);
+      await auditRequest(db, request, 'pix_key_changed', `${before.pix_key ?? '—'} → ${pixKey}`);
     return done(reply, 'pix', 'pagamentos');
   });
 
@@ -242,7 +239,8 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     const before = (await findStore(db, storeId))!;
     await updateStore(db, storeId, { checkoutMode: mode });
     if (before.checkout_mode !== mode) {
-      await record(
+      await auditRequest(
+        db,
         request,
         'checkout_mode_changed',
         `${MODE_LABELS[before.checkout_mode]} → ${MODE_LABELS[mode]}`,
@@ -263,14 +261,14 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
       changes.set.meta_access_token_sealed ? 'token novo' : null,
       changes.set.meta_browser_pixel ? 'pixel no navegador' : null,
     ].filter(Boolean);
-    await record(request, 'meta_conversions_changed', detail.join('; '));
+    await auditRequest(db, request, 'meta_conversions_changed', detail.join('; '));
     return done(reply, 'meta', 'meta');
   });
 
   app.post('/configuracoes/meta/remover', guard('owner'), async (request, reply) => {
     const store = (await findStore(db, member(request).storeId))!;
     await updateStoreSettings(db, store, metaRemoval(store, secretBox));
-    await record(request, 'meta_conversions_changed', 'removidas');
+    await auditRequest(db, request, 'meta_conversions_changed', 'removidas');
     return done(reply, 'meta-removido', 'meta');
   });
 
@@ -287,7 +285,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
         error.code === 'invalid_email' ? 'E-mail inválido.' : 'Esta pessoa já faz parte da loja.';
       return refuse(request, reply, 'equipe', message, { email }, error.code === 'invalid_email' ? 400 : 409);
     }
-    await record(request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
+    await auditRequest(db, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
     const url = added.inviteToken ? inviteUrl(config.publicUrl, added.inviteToken) : null;
     let emailed: boolean | null = null;
     if (url && services.mailer && config.smtp) {
@@ -304,7 +302,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     const { storeId } = member(request);
     try {
       const removed = await removeMember(db, storeId, request.body.email);
-      await record(request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`);
+      await auditRequest(db, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`);
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, 'Esta pessoa não faz parte da loja.');
@@ -320,7 +318,8 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     try {
       const changed = await changeMemberRole(db, storeId, email, role);
       if (changed.from !== changed.to)
-        await record(
+        await auditRequest(
+          db,
           request,
           'member_role_changed',
           `${changed.email}: ${ROLE_LABELS[changed.from]} → ${ROLE_LABELS[changed.to]}`,

@@ -86,7 +86,7 @@ function EditableFields(props: { state: CouponFormState }) {
         type="date"
         value={values.expires_on ?? ''}
         error={errors.expires_at}
-        hint="Último dia em que o cupom vale (horário de Brasília). Vazio: sem validade."
+        hint="Último dia em que o cupom vale, no fuso horário da loja. Vazio: sem validade."
       />
       <TextAreaField
         label="Produtos"

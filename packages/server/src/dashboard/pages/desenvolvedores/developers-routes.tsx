@@ -17,7 +17,6 @@ import {
 import { DEFAULT_ROTATION_OVERLAP_HOURS, rotateEndpointSecret } from '../../../webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../../webhooks/url-policy.js';
 import { auditRequest } from '../../audit.js';
-import type { AuditAction } from '../../audit.js';
 import { DashboardError } from '../../dashboard-plugin.js';
 import { definePages, guard, member, sendPage } from '../../page.js';
 import { endpointDeliveries, storeEndpoints, storeEvents } from './developers-data.js';
@@ -73,10 +72,6 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
   const { db, config } = app;
   const secretBox = createSecretBox(config.secret);
 
-  /** Audits in the change's own transaction when there is one (`executor`). */
-  const record = (request: FastifyRequest, action: AuditAction, detail: string, executor = db) =>
-    auditRequest(executor, request, action, detail);
-
   async function show(request: FastifyRequest, reply: FastifyReply, state: DevelopersState, status = 200) {
     const { storeId } = member(request);
     const [keys, endpoints] = await Promise.all([listApiKeys(db, storeId), storeEndpoints(db, storeId)]);
@@ -128,7 +123,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
       return show(request, reply, { errors: { chaves: 'Escolha ao menos uma permissão válida.' } }, 400);
     }
     const created = await createApiKey(db, { storeId, mode, scopes });
-    await record(request, 'api_key_created', `${created.prefix} (${mode}; ${scopes.join(' ')})`);
+    await auditRequest(db, request, 'api_key_created', `${created.prefix} (${mode}; ${scopes.join(' ')})`);
     return show(request, reply, { newKey: created.key });
   });
 
@@ -141,7 +136,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
       const key = (await listApiKeys(db, storeId)).find((k) => k.id === id);
       if (!key || !(await revokeApiKey(db, id, storeId)))
         throw new DashboardError(404, 'Chave não encontrada.');
-      if (!key.revoked_at) await record(request, 'api_key_revoked', key.prefix);
+      if (!key.revoked_at) await auditRequest(db, request, 'api_key_revoked', key.prefix);
       return reply.redirect(`${PATH}?aviso=revogada#chaves`, 303);
     },
   );
@@ -164,7 +159,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
           { storeId, livemode: mode === 'live' },
           { url, events },
         );
-        await record(request, 'webhook_created', `${url} (${events.join(', ')})`, trx);
+        await auditRequest(trx, request, 'webhook_created', `${url} (${events.join(', ')})`);
         return created;
       });
       return showEndpoint(request, reply, row.id, { secret });
@@ -211,7 +206,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
         if (!(error instanceof WebhookRuleError)) throw error;
         return showEndpoint(request, reply, row.id, { error: inactive }, 400);
       }
-      await record(request, 'webhook_retried', `${row.url} (${delivery.event_id})`);
+      await auditRequest(db, request, 'webhook_retried', `${row.url} (${delivery.event_id})`);
       return reply.redirect(`${PATH}/webhooks/${row.id}?aviso=reenvio`, 303);
     },
   );
@@ -223,7 +218,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
       const current = await endpointOr404(request, request.params.id);
       const { secret } = await db.transaction().execute(async (trx) => {
         const rotated = await rotateEndpointSecret(trx, current, DEFAULT_ROTATION_OVERLAP_HOURS, secretBox);
-        await record(request, 'webhook_secret_rotated', current.url, trx);
+        await auditRequest(trx, request, 'webhook_secret_rotated', current.url);
         return rotated;
       });
       return showEndpoint(request, reply, current.id, { secret });
