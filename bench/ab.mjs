@@ -58,13 +58,13 @@ async function child(dist, scenarioName) {
   }
   const databaseUrl = values.db === 'postgres' ? pgUrl : `sqlite:${join(dir, 'storefront.sqlite')}`;
   try {
-    const { openDatabase } = await load('db/database.js');
-    const { migrateToLatest } = await load('db/migrate.js');
-    const { createStore } = await load('stores/stores.js');
-    const { createApiKey } = await load('api-keys/api-keys.js');
-    const { SCOPES } = await load('api-keys/scopes.js');
-    const { loadConfig } = await load('config/config.js');
-    const { startService } = await load('service.js');
+    const { openDatabase } = await load('platform/db/database.js');
+    const { migrateToLatest } = await load('platform/db/migrate.js');
+    const { createStore } = await load('domain/stores/stores.js');
+    const { createApiKey } = await load('platform/api-keys/api-keys.js');
+    const { SCOPES } = await load('platform/api-keys/scopes.js');
+    const { loadConfig } = await load('platform/config/config.js');
+    const { startService } = await load('channels/server/service.js');
     const setup = openDatabase(databaseUrl);
     await migrateToLatest(setup.kysely);
     const store = await createStore(setup.kysely, { name: 'Loja de Carga' });

@@ -125,7 +125,7 @@ const fixed = (ms) => ms.toFixed(2);
 
 async function runOne(kind) {
   const database = await prepareDatabase({ kind, pgUrl, seedCount: Number(values.products) });
-  const { openDatabase } = await importServerModule('db/database.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
   const db = openDatabase(database.databaseUrl, database.openOptions);
   let server = null;
   try {

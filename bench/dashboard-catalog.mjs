@@ -11,7 +11,7 @@ import { importServerModule } from './lib/paths.mjs';
 import { percentileOf } from './lib/percentile.mjs';
 
 const ROUNDS = 40;
-const { createProduct } = await importServerModule('products/product-service.js');
+const { createProduct } = await importServerModule('domain/catalogue/product-service.js');
 
 const bench = await startDashboardBench({ size: { name: 'products', fallback: 100_000 } });
 const { db, store } = bench;

@@ -14,7 +14,7 @@ import { percentileOf } from './lib/percentile.mjs';
 
 const ROUNDS = 40;
 const { filteredSalesQuery, nameSearchFloor } = await importServerModule(
-  'dashboard/pages/vendas/sales-filter.js',
+  'channels/dashboard/sales/sales-filter.js',
 );
 
 const bench = await startDashboardBench({ size: { name: 'sales', fallback: 100_000 } });

@@ -78,17 +78,17 @@ async function runSmtpServer() {
 
 async function runBench() {
   const nodemailer = await importServerDependency('nodemailer');
-  const { openDatabase } = await importServerModule('db/database.js');
-  const { migrateToLatest } = await importServerModule('db/migrate.js');
-  const { loadConfig } = await importServerModule('config/config.js');
-  const { buildApp } = await importServerModule('app.js');
-  const { createStore } = await importServerModule('stores/stores.js');
-  const { createApiKey } = await importServerModule('api-keys/api-keys.js');
-  const { queueDeliveryEmail } = await importServerModule('email/queue-delivery-email.js');
-  const { startEmailWorker, messageIdFor } = await importServerModule('email/email-worker.js');
-  const { composeDeliveryEmail } = await importServerModule('email/template.js');
-  const { newUuid } = await importServerModule('common/ids.js');
-  const { nowIso } = await importServerModule('common/time.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { loadConfig } = await importServerModule('platform/config/config.js');
+  const { buildApp } = await importServerModule('channels/server/app.js');
+  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
+  const { queueDeliveryEmail } = await importServerModule('domain/email/queue-delivery-email.js');
+  const { startEmailWorker, messageIdFor } = await importServerModule('flows/send-emails.js');
+  const { composeDeliveryEmail } = await importServerModule('domain/email/template.js');
+  const { newUuid } = await importServerModule('platform/values/ids.js');
+  const { nowIso } = await importServerModule('platform/values/time.js');
 
   const smtpChild = await forkTlsReceiver({
     script: new URL(import.meta.url).pathname,

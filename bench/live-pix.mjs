@@ -25,14 +25,14 @@ const { startHttpsReceiver } = await fromSupport('https-receiver.js');
 
 const dist = new URL('../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config/config.js');
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { createApiKey } = await load('api-keys/api-keys.js');
-const { registerWebhook } = await load('pix/live/provider-admin.js');
-const { startConfiguredReconciler } = await load('pix/live/reconciler.js');
-const { startDeliveryWorker } = await load('webhooks/delivery/worker.js');
+const { buildApp } = await load('channels/server/app.js');
+const { loadConfig } = await load('platform/config/config.js');
+const { openDatabase } = await load('platform/db/database.js');
+const { migrateToLatest } = await load('platform/db/migrate.js');
+const { createApiKey } = await load('platform/api-keys/api-keys.js');
+const { registerWebhook } = await load('domain/pix/live/provider-admin.js');
+const { startConfiguredReconciler } = await load('flows/reconcile-live-pix.js');
+const { startDeliveryWorker } = await load('domain/webhooks/delivery/worker.js');
 
 const [creates = 300, payments = 100, dropped = 5] = process.argv.slice(2).map(Number);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

@@ -63,18 +63,20 @@ async function runGraphServer() {
 // ---------------------------------------------------------------- the bench (parent process)
 
 async function runBench() {
-  const { openDatabase } = await importServerModule('db/database.js');
-  const { migrateToLatest } = await importServerModule('db/migrate.js');
-  const { loadConfig } = await importServerModule('config/config.js');
-  const { createStore } = await importServerModule('stores/stores.js');
-  const { createSecretBox } = await importServerModule('common/secret-box.js');
-  const { metaTokenAssociatedData } = await importServerModule('stores/store-settings.js');
-  const { approveSale } = await importServerModule('sales/approve-sale.js');
-  const { createMetaAgent, startConversionWorker } = await importServerModule('conversions/meta-worker.js');
-  const { metaEventOf, metaRequestBody } = await importServerModule('conversions/meta-payload.js');
-  const { postWebhook } = await importServerModule('webhooks/outbound/post.js');
-  const { newUuid } = await importServerModule('common/ids.js');
-  const { nowIso } = await importServerModule('common/time.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { loadConfig } = await importServerModule('platform/config/config.js');
+  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createSecretBox } = await importServerModule('platform/values/secret-box.js');
+  const { metaTokenAssociatedData } = await importServerModule('domain/stores/store-settings.js');
+  const { approveSale } = await importServerModule('flows/approve-sale.js');
+  const { createMetaAgent, startConversionWorker } = await importServerModule(
+    'flows/send-meta-conversions.js',
+  );
+  const { metaEventOf, metaRequestBody } = await importServerModule('domain/conversions/meta-payload.js');
+  const { postWebhook } = await importServerModule('platform/outbound/post.js');
+  const { newUuid } = await importServerModule('platform/values/ids.js');
+  const { nowIso } = await importServerModule('platform/values/time.js');
 
   const graph = await forkTlsReceiver({
     script: new URL(import.meta.url).pathname,

@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { loadBuilt, openBenchStore } from './lib/in-process.mjs';
 import { percentile } from './lib/percentile.mjs';
 
-const { buildApp } = await loadBuilt('app.js');
-const { observeHttpRequest } = await loadBuilt('operations/metrics.js');
+const { buildApp } = await loadBuilt('channels/server/app.js');
+const { observeHttpRequest } = await loadBuilt('platform/metrics/metrics.js');
 
 const rounds = Number(process.argv[2] ?? 10);
 const perRound = Number(process.argv[3] ?? 2000);

@@ -10,8 +10,8 @@ import { percentile } from './lib/percentile.mjs';
 import { importServerModule } from './lib/paths.mjs';
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' } } });
-const { startPageViewCounter } = await importServerModule('analytics/page-views.js');
-const { openDatabase } = await importServerModule('db/database.js');
+const { startPageViewCounter } = await importServerModule('domain/analytics/page-views.js');
+const { openDatabase } = await importServerModule('platform/db/database.js');
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const PRODUCTS = 100;
 const VIEWS = 1_000_000;

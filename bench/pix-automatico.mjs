@@ -18,10 +18,10 @@ import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/te
 const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
 
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { prefixedId, randomBase62 } = await load('common/ids.js');
-const { attachLiveProviders } = await load('pix/live/live-providers.js');
+const { openDatabase } = await load('platform/db/database.js');
+const { migrateToLatest } = await load('platform/db/migrate.js');
+const { prefixedId, randomBase62 } = await load('platform/values/ids.js');
+const { attachLiveProviders } = await load('domain/pix/live/live-providers.js');
 
 const [creates = 300] = process.argv.slice(2).map(Number);
 const SECRET = 'bench-secret-bench-secret-bench-secret';

@@ -17,11 +17,11 @@ import { percentile } from './lib/percentile.mjs';
 import { importServerModule as load } from './lib/paths.mjs';
 
 const rounds = Number(process.argv[2] ?? 20);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config/config.js');
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { ensureDemoStore } = await load('stores/demo-store.js');
+const { buildApp } = await load('channels/server/app.js');
+const { loadConfig } = await load('platform/config/config.js');
+const { openDatabase } = await load('platform/db/database.js');
+const { migrateToLatest } = await load('platform/db/migrate.js');
+const { ensureDemoStore } = await load('flows/demo-store.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'sf-page-bench-'));
 const url = `sqlite:${join(dir, 'page.sqlite')}`;

@@ -1,6 +1,6 @@
 // Hot-loop CPU time of two request-path reads (findProduct, findStore) in two builds, on one SQLite
 // database of 5,000 seeded products, in alternating rounds: what compiling a query once saves
-// (src/db/reused-query.ts; bench/README.md, "Issue 18, second round").
+// (src/platform/db/reused-query.ts; bench/README.md, "Issue 18, second round").
 //
 //   node bench/reused-queries.mjs <base packages/server/dist> [<new dist, default this worktree's>]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,9 +21,9 @@ const ROUNDS = 4;
 const dir = mkdtempSync(join(tmpdir(), 'storefront-reused-'));
 try {
   const url = `sqlite:${join(dir, 'storefront.sqlite')}`;
-  const { openDatabase } = await load(newDist, 'db/database.js');
-  const { migrateToLatest } = await load(newDist, 'db/migrate.js');
-  const { createStore } = await load(newDist, 'stores/stores.js');
+  const { openDatabase } = await load(newDist, 'platform/db/database.js');
+  const { migrateToLatest } = await load(newDist, 'platform/db/migrate.js');
+  const { createStore } = await load(newDist, 'domain/stores/stores.js');
   const setup = openDatabase(url);
   await migrateToLatest(setup.kysely);
   const store = await createStore(setup.kysely, { name: 'Loja' });
@@ -35,9 +35,9 @@ try {
     ['base', baseDist],
     ['new', newDist],
   ]) {
-    const db = (await load(dist, 'db/database.js')).openDatabase(url);
-    const { findProduct } = await load(dist, 'products/products-repository.js');
-    const { findStore } = await load(dist, 'stores/stores.js');
+    const db = (await load(dist, 'platform/db/database.js')).openDatabase(url);
+    const { findProduct } = await load(dist, 'domain/catalogue/products-repository.js');
+    const { findStore } = await load(dist, 'domain/stores/stores.js');
     builds.push({ name, db, findProduct, findStore, samples: [] });
   }
 

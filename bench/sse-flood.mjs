@@ -37,9 +37,9 @@ const concurrency = Number(values.concurrency);
 const pgUrl = values.postgres ?? null;
 const TOKENS_SCENARIO_B = 400;
 
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { ensureDemoStore } = await load('stores/demo-store.js');
+const { openDatabase } = await load('platform/db/database.js');
+const { migrateToLatest } = await load('platform/db/migrate.js');
+const { ensureDemoStore } = await load('flows/demo-store.js');
 
 const place = await placeFor(pgUrl ? 'postgres' : 'sqlite', pgUrl);
 const db = openDatabase(place.databaseUrl, place.openOptions);

@@ -32,12 +32,12 @@ const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL;
 if (opts.db === 'postgres' && !pgUrl) throw new Error('--db postgres needs STOREFRONT_TEST_DATABASE_URL');
 const place = await placeFor(opts.db, pgUrl);
-const { openDatabase } = await importServerModule('db/database.js');
-const { migrateToLatest } = await importServerModule('db/migrate.js');
-const { createStore } = await importServerModule('stores/stores.js');
-const { prefixedId } = await importServerModule('common/ids.js');
-const { addDays, localDate } = await importServerModule('common/local-date.js');
-const { periodBound } = await importServerModule('subscriptions/periods.js');
+const { openDatabase } = await importServerModule('platform/db/database.js');
+const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+const { createStore } = await importServerModule('domain/stores/stores.js');
+const { prefixedId } = await importServerModule('platform/values/ids.js');
+const { addDays, localDate } = await importServerModule('platform/values/local-date.js');
+const { periodBound } = await importServerModule('domain/subscriptions/periods.js');
 
 const db = openDatabase(place.databaseUrl, place.openOptions);
 try {

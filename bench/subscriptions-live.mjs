@@ -8,11 +8,11 @@ import { BENCH_CHAVE as CHAVE, buildTestSupport, liveBenchStore } from './lib/te
 
 const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config/config.js');
-const { openDatabase } = await load('db/database.js');
-const { migrateToLatest } = await load('db/migrate.js');
-const { createApiKey } = await load('api-keys/api-keys.js');
+const { buildApp } = await load('channels/server/app.js');
+const { loadConfig } = await load('platform/config/config.js');
+const { openDatabase } = await load('platform/db/database.js');
+const { migrateToLatest } = await load('platform/db/migrate.js');
+const { createApiKey } = await load('platform/api-keys/api-keys.js');
 
 const [n = 200] = process.argv.slice(2).map(Number);
 const dir = mkdtempSync(join(tmpdir(), 'sf-bench-sub-'));

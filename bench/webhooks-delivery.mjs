@@ -76,14 +76,14 @@ async function runReceiver() {
 
 async function runBench() {
   const selfsigned = (await import('selfsigned')).default;
-  const { openDatabase } = await importServerModule('db/database.js');
-  const { migrateToLatest } = await importServerModule('db/migrate.js');
-  const { loadConfig } = await importServerModule('config/config.js');
-  const { buildApp } = await importServerModule('app.js');
-  const { createStore } = await importServerModule('stores/stores.js');
-  const { createApiKey } = await importServerModule('api-keys/api-keys.js');
-  const { recordEvent } = await importServerModule('events/outbox.js');
-  const { startDeliveryWorker } = await importServerModule('webhooks/delivery/worker.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { loadConfig } = await importServerModule('platform/config/config.js');
+  const { buildApp } = await importServerModule('channels/server/app.js');
+  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
+  const { recordEvent } = await importServerModule('platform/outbox/outbox.js');
+  const { startDeliveryWorker } = await importServerModule('domain/webhooks/delivery/worker.js');
 
   const host = `127.${rand()}.${rand()}.${rand()}`;
   const pems = selfsigned.generate([{ name: 'commonName', value: host }], {

@@ -33,7 +33,7 @@ function build() {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: SERVER, stdio: 'pipe' });
   } catch (error) {
     // tsc still emits on type errors; those are the typecheck's job. Only a missing output stops us.
-    if (!existsSync(join(SERVER, 'dist/app.js'))) {
+    if (!existsSync(join(SERVER, 'dist/channels/server/app.js'))) {
       console.error(String(error.stdout ?? error));
       process.exit(2);
     }
@@ -45,11 +45,11 @@ async function generateDocument() {
   const load = (path) => import(pathToFileURL(join(SERVER, 'dist', path)).href);
   const [{ buildApp }, { loadConfig }, { openDatabase }, { migrateToLatest }, { serializeOpenapi }] =
     await Promise.all([
-      load('app.js'),
-      load('config/config.js'),
-      load('db/database.js'),
-      load('db/migrate.js'),
-      load('http/openapi.js'),
+      load('channels/server/app.js'),
+      load('platform/config/config.js'),
+      load('platform/db/database.js'),
+      load('platform/db/migrate.js'),
+      load('platform/http/openapi.js'),
     ]);
   const dir = mkdtempSync(join(tmpdir(), 'storefront-openapi-'));
   const url = `sqlite:${join(dir, 'openapi.sqlite')}`;

@@ -22,14 +22,14 @@ export async function startDashboardBench({ size, config: overrides = {} }) {
   const pgUrl = values.postgres ? process.env.STOREFRONT_TEST_DATABASE_URL : null;
   if (values.postgres && !pgUrl) throw new Error('--postgres needs STOREFRONT_TEST_DATABASE_URL');
 
-  const { openDatabase } = await importServerModule('db/database.js');
-  const { migrateToLatest } = await importServerModule('db/migrate.js');
-  const { loadConfig } = await importServerModule('config/config.js');
-  const { buildApp } = await importServerModule('app.js');
-  const { createStore } = await importServerModule('stores/stores.js');
-  const { createApiKey } = await importServerModule('api-keys/api-keys.js');
-  const { addMember } = await importServerModule('dashboard/accounts/team.js');
-  const { hashPassword } = await importServerModule('dashboard/accounts/passwords.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { loadConfig } = await importServerModule('platform/config/config.js');
+  const { buildApp } = await importServerModule('channels/server/app.js');
+  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
+  const { addMember } = await importServerModule('domain/accounts/team.js');
+  const { hashPassword } = await importServerModule('domain/accounts/passwords.js');
   const { sql } = await importServerDependency('kysely');
 
   const place = await placeFor(pgUrl ? 'postgres' : 'sqlite', pgUrl);

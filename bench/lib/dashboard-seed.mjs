@@ -20,8 +20,8 @@ const digits = (i) => String(10_000_000_000 + i * 7919).slice(-11);
  * what was written (ids, an e-mail to search, the rare name) for the measurements.
  */
 export async function seedDashboardSales(kysely, { template, productIds, count, now = Date.now() }) {
-  const { addToDailyTotals } = await importServerModule('analytics/daily-totals.js');
-  const { localDate } = await importServerModule('common/local-date.js');
+  const { addToDailyTotals } = await importServerModule('domain/analytics/daily-totals.js');
+  const { localDate } = await importServerModule('platform/values/local-date.js');
   const totals = new Map();
   const add = (day, productId, counters) => {
     const key = `${day}|${productId}`;

@@ -53,11 +53,11 @@ async function hasTable(kysely, name) {
 
 /** Returns what the server and the scenarios need; `cleanup()` removes the database. */
 export async function prepareDatabase({ kind, pgUrl, seedCount }) {
-  const { openDatabase } = await importServerModule('db/database.js');
-  const { migrateToLatest } = await importServerModule('db/migrate.js');
-  const { createStore } = await importServerModule('stores/stores.js');
-  const { createApiKey } = await importServerModule('api-keys/api-keys.js');
-  const { SCOPES } = await importServerModule('api-keys/scopes.js');
+  const { openDatabase } = await importServerModule('platform/db/database.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
+  const { SCOPES } = await importServerModule('platform/api-keys/scopes.js');
 
   const place = await placeFor(kind, pgUrl);
   try {

@@ -7,15 +7,15 @@ import { join } from 'node:path';
 
 const dist = new URL(process.env.STOREFRONT_DIST ?? '../../packages/server/dist/', import.meta.url);
 
-/** A module of the build under test, e.g. `app.js`. */
+/** A module of the build under test, e.g. `channels/server/app.js`. */
 export const loadBuilt = (path) => import(new URL(path, dist).href);
 
 export async function openBenchStore({ scopes }) {
-  const { loadConfig } = await loadBuilt('config/config.js');
-  const { openDatabase } = await loadBuilt('db/database.js');
-  const { migrateToLatest } = await loadBuilt('db/migrate.js');
-  const { createStore } = await loadBuilt('stores/stores.js');
-  const { createApiKey } = await loadBuilt('api-keys/api-keys.js');
+  const { loadConfig } = await loadBuilt('platform/config/config.js');
+  const { openDatabase } = await loadBuilt('platform/db/database.js');
+  const { migrateToLatest } = await loadBuilt('platform/db/migrate.js');
+  const { createStore } = await loadBuilt('domain/stores/stores.js');
+  const { createApiKey } = await loadBuilt('platform/api-keys/api-keys.js');
   const dir = mkdtempSync(join(tmpdir(), 'sf-bench-'));
   const url = `sqlite:${join(dir, 'bench.sqlite')}`;
   const db = openDatabase(url);

@@ -10,7 +10,7 @@ export const baselineScript = fileURLToPath(new URL('./baseline-server.mjs', imp
 
 const serverDist = new URL('../../packages/server/dist/', import.meta.url);
 
-/** A module of the built server (`npm run build -w packages/server`), e.g. `db/database.js`. */
+/** A module of the built server (`npm run build -w packages/server`), e.g. `platform/db/database.js`. */
 export const importServerModule = (path) => import(new URL(path, serverDist).href);
 
 /** A dependency as the server resolves it, so the baseline runs the very same Fastify. */

@@ -1,7 +1,7 @@
-export { buildApp } from './app.js';
-export type { AppDependencies } from './app.js';
-export { loadConfig, ConfigError } from './config/config.js';
-export type { Config } from './config/config.js';
-export { openDatabase } from './db/database.js';
-export { migrateToLatest } from './db/migrate.js';
-export { startService } from './service.js';
+export { buildApp } from './channels/server/app.js';
+export type { AppDependencies } from './channels/server/app.js';
+export { loadConfig, ConfigError } from './platform/config/config.js';
+export type { Config } from './platform/config/config.js';
+export { openDatabase } from './platform/db/database.js';
+export { migrateToLatest } from './platform/db/migrate.js';
+export { startService } from './channels/server/service.js';

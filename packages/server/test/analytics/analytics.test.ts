@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/channels/server/app.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkouts/settings.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/domain/checkouts/settings.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
 const CHECKOUT_KEYS = [

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/api-keys/scopes.js';
-import { serializeOpenapi } from '../../src/http/openapi.js';
+import { SCOPES } from '../../src/platform/api-keys/scopes.js';
+import { serializeOpenapi } from '../../src/platform/http/openapi.js';
 import { ContractValidator, ContractViolation } from '../support/contract.js';
 import { TestApi } from '../support/test-api.js';
 

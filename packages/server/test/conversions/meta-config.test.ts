@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { attemptOf } from '../../src/conversions/meta-worker.js';
-import { normaliseEmail, normalisePhone, userDataOf } from '../../src/conversions/meta-payload.js';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.js';
+import { attemptOf } from '../../src/flows/send-meta-conversions.js';
+import { normaliseEmail, normalisePhone, userDataOf } from '../../src/domain/conversions/meta-payload.js';
 import { certificateFor } from '../support/https-receiver.js';
 import { sha256 } from './meta-support.js';
 

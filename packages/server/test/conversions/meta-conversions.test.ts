@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ConversionWorker } from '../../src/conversions/meta-worker.js';
+import type { ConversionWorker } from '../../src/flows/send-meta-conversions.js';
 import { orderIdOf } from '../orders/orders-support.js';
 import { BUYER, chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ConversionWorker } from '../../src/conversions/meta-worker.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { metaTokenAssociatedData } from '../../src/stores/store-settings.js';
+import type { ConversionWorker } from '../../src/flows/send-meta-conversions.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { metaTokenAssociatedData } from '../../src/domain/stores/store-settings.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';

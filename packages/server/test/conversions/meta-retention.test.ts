@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { prefixedId } from '../../src/common/ids.js';
-import type { ConversionEventsTable } from '../../src/conversions/conversion-event.js';
-import { pruneOldRows } from '../../src/operations/retention.js';
+import { prefixedId } from '../../src/platform/values/ids.js';
+import type { ConversionEventsTable } from '../../src/domain/conversions/conversion-event.js';
+import { pruneOldRows } from '../../src/flows/retention.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 const DAY = 86_400_000;

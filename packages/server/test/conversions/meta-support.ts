@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { startConversionWorker } from '../../src/conversions/meta-worker.js';
-import type { ConversionWorker } from '../../src/conversions/meta-worker.js';
-import { metricsRegistry } from '../../src/operations/metrics.js';
+import { startConversionWorker } from '../../src/flows/send-meta-conversions.js';
+import type { ConversionWorker } from '../../src/flows/send-meta-conversions.js';
+import { metricsRegistry } from '../../src/platform/metrics/metrics.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import type { TestApi } from '../support/test-api.js';

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { totpCode, totpStep } from '../../src/dashboard/accounts/totp.js';
+import { totpCode, totpStep } from '../../src/domain/accounts/totp.js';
 import { axeViolations, describeInChromium, saveScreenshot } from '../support/chromium.js';
 import { addDashboardUser, dashboardBrowserLogin } from '../support/dashboard.js';
 import type { DashboardUser } from '../support/dashboard.js';
@@ -177,7 +177,7 @@ describeInChromium('dashboard in headless Chromium', (browser) => {
     });
 
     it('the invite page in a browser sets a password and lands on Início', async () => {
-      const { addMember } = await import('../../src/dashboard/accounts/team.js');
+      const { addMember } = await import('../../src/domain/accounts/team.js');
       const added = await addMember(api.db, {
         storeId,
         email: `browser-${api.dialect}@loja.example`,

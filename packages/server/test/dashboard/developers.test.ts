@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createSecretBox } from '../../src/common/secret-box.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
 import { dashboardRequest, memberPerRole } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
 import { auditOf } from '../support/store-records.js';

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addMember } from '../../src/dashboard/accounts/team.js';
+import { addMember } from '../../src/domain/accounts/team.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';

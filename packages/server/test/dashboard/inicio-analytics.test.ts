@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { formatBrl, toCents } from '../../src/common/money.js';
-import { formatCount, formatPercent } from '../../src/dashboard/views/format.js';
+import { formatBrl, toCents } from '../../src/platform/values/money.js';
+import { formatCount, formatPercent } from '../../src/channels/dashboard/views/format.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import { chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { ConfigError } from '../../src/config/config.js';
+import { loadConfig } from '../../src/platform/config/config.js';
+import { ConfigError } from '../../src/platform/config/config.js';
 import { describeEachDatabase, TestApi } from '../support/test-api.js';
 import { addDashboardUser, dashboardRequest } from '../support/dashboard.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { matchTotp, totpCode, totpStep } from '../../src/dashboard/accounts/totp.js';
-import { hashSecretToken } from '../../src/dashboard/accounts/secret-token.js';
+import { matchTotp, totpCode, totpStep } from '../../src/domain/accounts/totp.js';
+import { hashSecretToken } from '../../src/domain/accounts/secret-token.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashOrderToken } from '../../src/orders/order-object.js';
+import { hashOrderToken } from '../../src/domain/orders/order-object.js';
 import { orderIdOf } from '../orders/orders-support.js';
 import {
   axeViolations,

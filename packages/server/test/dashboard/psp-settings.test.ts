@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { updateStore } from '../../src/stores/stores.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { updateStore } from '../../src/domain/stores/stores.js';
 import { CHAVE, useLivePix } from '../live-pix/live-harness.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';

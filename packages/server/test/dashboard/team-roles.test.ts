@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
-import { changeMemberRole, TeamError } from '../../src/dashboard/accounts/team.js';
+import { changeMemberRole, TeamError } from '../../src/domain/accounts/team.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession, DashboardUser } from '../support/dashboard.js';
 

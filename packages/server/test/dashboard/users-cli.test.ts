@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashSecretToken } from '../../src/dashboard/accounts/secret-token.js';
+import { hashSecretToken } from '../../src/domain/accounts/secret-token.js';
 import { runCli } from '../support/cli.js';
 import { startServe } from '../support/service-process.js';
 import { describeEachDatabase, TEST_SECRET } from '../support/test-api.js';
@@ -161,7 +161,7 @@ describeEachDatabase('storefront users and invite links', (api) => {
   );
 
   it('an invite link sets the password once, within 72 hours', async () => {
-    const { addMember } = await import('../../src/dashboard/accounts/team.js');
+    const { addMember } = await import('../../src/domain/accounts/team.js');
     const { storeId } = await api.createStore({ name: 'Loja Convite' });
     const email = `nova-${api.dialect}@loja.example`;
     const added = await addMember(api.db, { storeId, email, role: 'editor', invite: true });

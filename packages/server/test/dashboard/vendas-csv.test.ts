@@ -3,7 +3,7 @@ import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
-import { CSV_BATCH } from '../../src/dashboard/pages/vendas/sales-csv.js';
+import { CSV_BATCH } from '../../src/channels/dashboard/sales/sales-csv.js';
 import { cloneSales, paidSale } from './vendas-support.js';
 
 const HEADER =

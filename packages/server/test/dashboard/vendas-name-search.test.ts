@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { NAME_SEARCH_WINDOW } from '../../src/dashboard/pages/vendas/sales-filter.js';
+import { NAME_SEARCH_WINDOW } from '../../src/channels/dashboard/sales/sales-filter.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmailWorker } from '../../src/email/email-worker.js';
-import type { EmailWorker } from '../../src/email/email-worker.js';
-import type { SmtpSettings } from '../../src/config/config.js';
+import { startEmailWorker } from '../../src/flows/send-emails.js';
+import type { EmailWorker } from '../../src/flows/send-emails.js';
+import type { SmtpSettings } from '../../src/platform/config/config.js';
 import { eventsFor } from '../pix/pix-test-helpers.js';
 import { createProduct } from '../products/support.js';
 import { SMTP_USER, startSmtpServer } from '../support/smtp-server.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeDeliveryEmail } from '../../src/email/template.js';
-import type { DeliveryEmailInput } from '../../src/email/template.js';
-import { formatBrl } from '../../src/common/money.js';
+import { composeDeliveryEmail } from '../../src/domain/email/template.js';
+import type { DeliveryEmailInput } from '../../src/domain/email/template.js';
+import { formatBrl } from '../../src/platform/values/money.js';
 
 const base: DeliveryEmailInput = {
   storeName: 'Loja',

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/common/ids.js';
+import { randomBase62 } from '../../src/platform/values/ids.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import type { ApiResponse } from '../support/test-api.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { revokeApiKey, listApiKeys, hashApiKey } from '../../src/api-keys/api-keys.js';
+import { revokeApiKey, listApiKeys, hashApiKey } from '../../src/platform/api-keys/api-keys.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
 describeEachDatabase('authentication', (api) => {

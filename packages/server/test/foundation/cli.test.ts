@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
+import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.js';
 
 const MAIL_FROM = 'Minha Loja <vendas@minhaloja.com.br>';
 const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-config-')), 'db.sqlite')}`;

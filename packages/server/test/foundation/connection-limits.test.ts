@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { request } from 'node:http';
 import { afterAll, expect, it } from 'vitest';
-import type { ConnectionLimits } from '../../src/config/config.js';
+import type { ConnectionLimits } from '../../src/platform/config/config.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 /** Small limits, so the test sees each one act. */

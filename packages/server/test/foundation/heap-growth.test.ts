@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../src/cli/heap-growth.js';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../src/channels/cli/heap-growth.js';
 
 describe('heap growth of the long-running commands', () => {
   it('bounds how far the heap grows between full collections', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { renderHome } from '../../src/home/home-routes.js';
+import { renderHome } from '../../src/channels/api/home-routes.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 describeEachDatabase('GET / (start page)', (api) => {

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-shape.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/platform/http/json-shape.js';
 import { createShop } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';

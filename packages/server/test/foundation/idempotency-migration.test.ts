@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 
 const BEFORE_MODES = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0013'));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Pagination } from '../../src/http/pagination.js';
+import { Pagination } from '../../src/platform/http/pagination.js';
 import { TEST_SECRET, describeEachDatabase, expectError } from '../support/test-api.js';
 
 describeEachDatabase('cursor pagination', (api) => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatementNames } from '../../src/db/postgres-named-statements.js';
+import { StatementNames } from '../../src/platform/db/postgres-named-statements.js';
 import type { TestDatabase } from '../support/test-databases.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 

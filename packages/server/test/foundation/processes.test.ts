@@ -4,14 +4,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restartDelayMs } from '../../src/cluster/supervisor.js';
-import { openDatabase } from '../../src/db/database.js';
+import { restartDelayMs } from '../../src/channels/cluster/supervisor.js';
+import { openDatabase } from '../../src/platform/db/database.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { describeEachDatabase } from '../support/test-api.js';
-import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
+import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
 
 const RATE_LIMIT = 5;
 

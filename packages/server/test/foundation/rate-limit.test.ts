@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/common/ids.js';
+import { randomBase62 } from '../../src/platform/values/ids.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 
 const REDIS_URL = process.env.STOREFRONT_TEST_REDIS_URL || null;
@@ -73,8 +73,8 @@ describe.skipIf(!REDIS_URL)('rate limiting shared through Redis by two app insta
 });
 
 async function startOn(node: TestApi): Promise<void> {
-  const { buildApp } = await import('../../src/app.js');
-  const { loadConfig } = await import('../../src/config/config.js');
+  const { buildApp } = await import('../../src/channels/server/app.js');
+  const { loadConfig } = await import('../../src/platform/config/config.js');
   node.app = await buildApp({
     config: {
       ...loadConfig({ DATABASE_URL: node.database.url, STOREFRONT_SECRET: 'x'.repeat(40) }),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reusedInsert, reusedQuery } from '../../src/db/reused-query.js';
+import { reusedInsert, reusedQuery } from '../../src/platform/db/reused-query.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const SERVER_PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
-const DATABASE_MODULE = join(SERVER_PACKAGE, 'dist/db/database.js');
+const DATABASE_MODULE = join(SERVER_PACKAGE, 'dist/platform/db/database.js');
 const PROCESSES = 6;
 const ROUNDS = 12;
 

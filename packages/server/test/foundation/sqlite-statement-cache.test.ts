@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withStatementCache } from '../../src/db/sqlite-statement-cache.js';
+import { withStatementCache } from '../../src/platform/db/sqlite-statement-cache.js';
 
 describe('SQLite statement cache', () => {
   let sqlite: SqliteDatabase.Database;

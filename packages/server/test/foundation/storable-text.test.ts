@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText } from '../../src/http/storable-text.js';
+import { findUnstorableText } from '../../src/platform/http/storable-text.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
 const NUL = 'a\u0000b';

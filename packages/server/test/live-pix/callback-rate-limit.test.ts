@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/platform/config/config.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { CHAVE, useLivePix } from './live-harness.js';
 

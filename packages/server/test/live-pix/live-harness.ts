@@ -1,11 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
-import { registerWebhook } from '../../src/pix/live/provider-admin.js';
-import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
-import { startPixReconciler } from '../../src/pix/live/reconciler.js';
-import type { Reconciler, ReconcilerOptions } from '../../src/pix/live/reconciler.js';
-import type { ReceivingAccountInput } from '../../src/pix/live/receiving-account.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { createStore } from '../../src/stores/stores.js';
+import { registerWebhook } from '../../src/domain/pix/live/provider-admin.js';
+import { saveProviderSettings } from '../../src/domain/pix/live/provider-settings.js';
+import { startPixReconciler } from '../../src/flows/reconcile-live-pix.js';
+import type { Reconciler, ReconcilerOptions } from '../../src/flows/reconcile-live-pix.js';
+import type { ReceivingAccountInput } from '../../src/domain/pix/live/receiving-account.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { createStore } from '../../src/domain/stores/stores.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';

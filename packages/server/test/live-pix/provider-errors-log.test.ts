@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/api-keys/api-keys.js';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createStore } from '../../src/stores/stores.js';
+import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
+import { buildApp } from '../../src/channels/server/app.js';
+import { loadConfig } from '../../src/platform/config/config.js';
+import { createStore } from '../../src/domain/stores/stores.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
 import { logLinesStream } from '../support/log-lines.js';

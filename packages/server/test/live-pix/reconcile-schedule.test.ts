@@ -5,7 +5,7 @@ import {
   nextCheckAt,
   nextCycleCheckAt,
   nextRefundCheckAt,
-} from '../../src/pix/live/reconcile-schedule.js';
+} from '../../src/domain/pix/live/reconcile-schedule.js';
 
 const created = '2026-11-24T10:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(created) + ms);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { startService } from '../../src/service.js';
-import type { RunningService } from '../../src/service.js';
+import { loadConfig } from '../../src/platform/config/config.js';
+import { startService } from '../../src/channels/server/service.js';
+import type { RunningService } from '../../src/channels/server/service.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;

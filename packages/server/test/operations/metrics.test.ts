@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { countEmail } from '../../src/operations/metrics.js';
-import { expireDueCharges } from '../../src/pix/expiry-sweeper.js';
-import { isoAfter } from '../../src/common/time.js';
-import { jobRow } from '../../src/webhooks/delivery/jobs.js';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.js';
+import { countEmail } from '../../src/platform/metrics/metrics.js';
+import { expireDueCharges } from '../../src/domain/pix/expiry-sweeper.js';
+import { isoAfter } from '../../src/platform/values/time.js';
+import { jobRow } from '../../src/domain/webhooks/delivery/jobs.js';
 import { createShop, placeOrder } from '../pages/page-support.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import {

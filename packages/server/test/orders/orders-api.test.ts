@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { abandonDueOrders } from '../../src/orders/abandon-orders.js';
-import { newUuid } from '../../src/common/ids.js';
-import { startNodeDuties } from '../../src/service.js';
+import { abandonDueOrders } from '../../src/flows/abandon-orders.js';
+import { newUuid } from '../../src/platform/values/ids.js';
+import { startNodeDuties } from '../../src/channels/server/service.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { BUYER, chargeOfOrder, createShop, pageRequest, placeOrder } from '../pages/page-support.js';
 import type { Shop } from '../pages/page-support.js';

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
-import { findOrder } from '../../src/orders/orders-repository.js';
-import { toOrder } from '../../src/orders/order-object.js';
-import { toSale } from '../../src/sales/sale-object.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
+import { findOrder } from '../../src/domain/orders/orders-repository.js';
+import { toOrder } from '../../src/domain/orders/order-object.js';
+import { toSale } from '../../src/domain/sales/sale-object.js';
 
 type Row = Record<string, unknown>;
 

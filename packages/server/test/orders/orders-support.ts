@@ -1,4 +1,4 @@
-import { hashOrderToken } from '../../src/orders/order-object.js';
+import { hashOrderToken } from '../../src/domain/orders/order-object.js';
 import { eventsFor } from '../products/support.js';
 import type { TestApi } from '../support/test-api.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmailWorker } from '../../src/email/email-worker.js';
-import type { EmailWorker } from '../../src/email/email-worker.js';
-import { abandonDueOrders } from '../../src/orders/abandon-orders.js';
-import { parseTestMailAllow } from '../../src/email/test-mail-policy.js';
+import { startEmailWorker } from '../../src/flows/send-emails.js';
+import type { EmailWorker } from '../../src/flows/send-emails.js';
+import { abandonDueOrders } from '../../src/flows/abandon-orders.js';
+import { parseTestMailAllow } from '../../src/domain/email/test-mail-policy.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import type { ReceivedMail } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';

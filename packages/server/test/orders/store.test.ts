@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { metaTokenAssociatedData } from '../../src/stores/store-settings.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { metaTokenAssociatedData } from '../../src/domain/stores/store-settings.js';
 import { TEST_SECRET, describeEachDatabase, expectError } from '../support/test-api.js';
 
 describeEachDatabase('the store resource', (api) => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { saveProviderSettings } from '../../src/pix/live/provider-settings.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { findStore, updateStore } from '../../src/stores/stores.js';
+import { saveProviderSettings } from '../../src/domain/pix/live/provider-settings.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { findStore, updateStore } from '../../src/domain/stores/stores.js';
 import { useLivePix } from '../live-pix/live-harness.js';
 import { testPki } from '../support/test-pki.js';
 import { describeEachDatabase } from '../support/test-api.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/platform/config/config.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
 import type { Shop } from './page-support.js';

@@ -1,6 +1,6 @@
-import { startEmailWorker } from '../../src/email/email-worker.js';
-import type { EmailWorker } from '../../src/email/email-worker.js';
-import { hashOrderToken } from '../../src/orders/order-object.js';
+import { startEmailWorker } from '../../src/flows/send-emails.js';
+import type { EmailWorker } from '../../src/flows/send-emails.js';
+import { hashOrderToken } from '../../src/domain/orders/order-object.js';
 import type { TestApi } from '../support/test-api.js';
 import { silentLog } from '../webhooks/delivery-harness.js';
 

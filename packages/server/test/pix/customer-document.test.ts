@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { isValidCustomerDocument, validateCustomerDocument } from '../../src/pix/customer-document.js';
+import {
+  isValidCustomerDocument,
+  validateCustomerDocument,
+} from '../../src/domain/kernel/customer-document.js';
 
 describe('validateCustomerDocument: valid CPF and CNPJ', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/pix/brcode/index.js';
-import { testPixKey } from '../../src/pix/pix-settings.js';
+import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { testPixKey } from '../../src/domain/pix/pix-settings.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { countRows, decodeQr, eventsFor, insertLiveCharge } from './pix-test-helpers.js';
 

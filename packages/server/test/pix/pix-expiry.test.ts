@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { expireDueCharges } from '../../src/pix/expiry-sweeper.js';
-import { isoAfter } from '../../src/common/time.js';
+import { expireDueCharges } from '../../src/domain/pix/expiry-sweeper.js';
+import { isoAfter } from '../../src/platform/values/time.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { eventsFor } from './pix-test-helpers.js';
 

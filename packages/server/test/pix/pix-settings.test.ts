@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/pix/brcode/index.js';
-import { normalizePixKey } from '../../src/pix/pix-key.js';
-import { normalizePixSettings, pixReceiverFor, testPixKey } from '../../src/pix/pix-settings.js';
-import type { StoresTable } from '../../src/stores/stores.js';
-import { DEFAULT_STORE_SETTINGS, updateStore } from '../../src/stores/stores.js';
+import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { normalizePixKey } from '../../src/domain/pix/pix-key.js';
+import { normalizePixSettings, pixReceiverFor, testPixKey } from '../../src/domain/pix/pix-settings.js';
+import type { StoresTable } from '../../src/domain/stores/stores.js';
+import { DEFAULT_STORE_SETTINGS, updateStore } from '../../src/domain/stores/stores.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
 const store = (over: Partial<StoresTable> = {}): StoresTable => ({

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { TestApi } from '../support/test-api.js';
-import { fromBool } from '../../src/db/schema.js';
-import { buildBrCode } from '../../src/pix/brcode/index.js';
-import type { PixChargesTable } from '../../src/pix/pix-charge-object.js';
-import { prefixedId } from '../../src/common/ids.js';
-import { isoAfter, nowIso } from '../../src/common/time.js';
+import { fromBool } from '../../src/platform/db/schema.js';
+import { buildBrCode } from '../../src/domain/pix/brcode/index.js';
+import type { PixChargesTable } from '../../src/domain/pix/pix-charge-object.js';
+import { prefixedId } from '../../src/platform/values/ids.js';
+import { isoAfter, nowIso } from '../../src/platform/values/time.js';
 
 // jsqr's typings declare `export default` over a UMD bundle; under NodeNext the function is one level down.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

@@ -1,12 +1,12 @@
 import { beforeAll, expect, it, vi } from 'vitest';
-import type * as Codigo from '../../src/products/codigo.js';
+import type * as Codigo from '../../src/domain/catalogue/product-code.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { countRows, createProduct, eventsFor } from './support.js';
 
 /** Codes handed out next by the generator; once empty, real random codes again. */
 const forced = vi.hoisted(() => ({ codes: [] as string[] }));
 
-vi.mock('../../src/products/codigo.js', async (importOriginal) => {
+vi.mock('../../src/domain/catalogue/product-code.js', async (importOriginal) => {
   const real = await importOriginal<typeof Codigo>();
   return { newCodigo: () => forced.codes.shift() ?? real.newCodigo() };
 });

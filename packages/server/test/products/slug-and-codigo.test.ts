@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newCodigo } from '../../src/products/codigo.js';
-import { slugCandidate, slugify } from '../../src/products/slug.js';
+import { newCodigo } from '../../src/domain/catalogue/product-code.js';
+import { slugCandidate, slugify } from '../../src/domain/catalogue/slug.js';
 import { CODIGO } from './support.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;

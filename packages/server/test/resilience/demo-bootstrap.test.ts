@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { randomBase62 } from '../../src/common/ids.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { randomBase62 } from '../../src/platform/values/ids.js';
 import { callApi, startServe } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { NO_POSTGRES, describeWhen } from '../support/requirements.js';
-import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
+import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
 
 /** A database with nothing in it, not even the migrations: what a first deployment starts on. */
 interface EmptyDatabase {

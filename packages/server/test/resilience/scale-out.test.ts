@@ -6,12 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApiKey } from '../../src/api-keys/api-keys.js';
-import { SCOPES } from '../../src/api-keys/scopes.js';
-import { openDatabase } from '../../src/db/database.js';
-import type { Db } from '../../src/db/database.js';
-import { EVENT_TYPES } from '../../src/events/event-types.js';
-import { randomBase62 } from '../../src/common/ids.js';
+import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
+import { SCOPES } from '../../src/platform/api-keys/scopes.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import type { Db } from '../../src/platform/db/database.js';
+import { EVENT_TYPES } from '../../src/domain/kernel/event-types.js';
+import { randomBase62 } from '../../src/platform/values/ids.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { REDIS_URL, describeWhen } from '../support/requirements.js';
@@ -19,7 +19,7 @@ import { callApi, startServe, startWorker } from '../support/service-process.js'
 import type { PlainResponse, ServiceProcess } from '../support/service-process.js';
 import { POSTGRES_URL } from '../support/test-databases.js';
 import { eventually } from '../webhooks/delivery-harness.js';
-import { DEMO_STORE_NAME } from '../../src/stores/demo-store.js';
+import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
 
 /** Requests per second per key on both nodes: low enough to exceed on purpose, high enough for the load. */
 const RATE_LIMIT = 30;

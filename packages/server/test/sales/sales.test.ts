@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromBool } from '../../src/db/schema.js';
-import { newUuid } from '../../src/common/ids.js';
-import { nowIso } from '../../src/common/time.js';
+import { fromBool } from '../../src/platform/db/schema.js';
+import { newUuid } from '../../src/platform/values/ids.js';
+import { nowIso } from '../../src/platform/values/time.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { countRows, eventsFor } from '../pix/pix-test-helpers.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
 
 describe('migration 0012 on a database with stores (SQLite)', () => {
   it('gives every existing store a unique handle from its name, in creation order, and test checkout mode', async () => {

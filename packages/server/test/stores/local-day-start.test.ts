@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, localDate, localDayStart } from '../../src/common/local-date.js';
+import { addDays, localDate, localDayStart } from '../../src/platform/values/local-date.js';
 
 describe("localDayStart: the instant a store's day begins in its time zone", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { addDays, localDate } from '../../src/common/local-date.js';
-import { startCycleScheduler } from '../../src/subscriptions/cycle-scheduler.js';
+import { addDays, localDate } from '../../src/platform/values/local-date.js';
+import { startCycleScheduler } from '../../src/domain/subscriptions/cycle-scheduler.js';
 import { runCli } from '../support/cli.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmailWorker } from '../../src/email/email-worker.js';
-import type { EmailWorker } from '../../src/email/email-worker.js';
+import { startEmailWorker } from '../../src/flows/send-emails.js';
+import type { EmailWorker } from '../../src/flows/send-emails.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import {

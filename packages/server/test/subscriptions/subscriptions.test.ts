@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/pix/brcode/index.js';
+import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';
@@ -385,7 +385,7 @@ describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation
     const b = (await subscribe(api, key, product.id)).body;
     await api.as(key).post(`/payments/pix/${a.first_charge.id}/simulate_expiration`);
     await api.as(key).post(`/payments/pix/${b.first_charge.id}/cancel`);
-    const { expireUnauthorised } = await import('../../src/subscriptions/cycle-scheduler.js');
+    const { expireUnauthorised } = await import('../../src/domain/subscriptions/cycle-scheduler.js');
     const expired = await expireUnauthorised(api.db, storeId);
     expect(expired.sort()).toEqual([a.id, b.id].sort());
     expect((await api.as(key).get(`/subscriptions/${a.id}`)).body.status).toBe('expired');

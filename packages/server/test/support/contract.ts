@@ -2,8 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX } from '../../src/http/openapi.js';
-import { isWholeCents } from '../../src/common/money.js';
+import { API_PREFIX } from '../../src/platform/http/openapi.js';
+import { isWholeCents } from '../../src/platform/values/money.js';
 
 /**
  * Holds every response the HTTP test suite receives to the OpenAPI description the service publishes:
@@ -75,7 +75,7 @@ export class ContractValidator {
   constructor(readonly document: Json) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true, validateFormats: true });
     addFormats.default(this.ajv);
-    // The service's own keyword for money (src/http/validation.ts): answers must be whole cents too.
+    // The service's own keyword for money (src/platform/http/validation.ts): answers must be whole cents too.
     this.ajv.addKeyword({
       keyword: 'x-whole-cents',
       type: 'number',

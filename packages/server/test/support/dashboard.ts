@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../src/dashboard/accounts/passwords.js';
-import { ROLES } from '../../src/dashboard/accounts/roles.js';
-import type { Role } from '../../src/dashboard/accounts/roles.js';
-import { addMember } from '../../src/dashboard/accounts/team.js';
+import { hashPassword } from '../../src/domain/accounts/passwords.js';
+import { ROLES } from '../../src/domain/accounts/roles.js';
+import type { Role } from '../../src/domain/accounts/roles.js';
+import { addMember } from '../../src/domain/accounts/team.js';
 import type { TestApi } from './test-api.js';
 
 export interface DashboardUser {

@@ -2,8 +2,8 @@ import { simpleParser } from 'mailparser';
 import type { ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { SMTPServerError } from 'smtp-server';
-import { loadConfig } from '../../src/config/config.js';
-import type { SmtpSettings } from '../../src/config/config.js';
+import { loadConfig } from '../../src/platform/config/config.js';
+import type { SmtpSettings } from '../../src/platform/config/config.js';
 import { certificateFor } from './https-receiver.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Config } from '../../src/config/config.js';
-import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
-import type { DeliveryWorker, WorkerLog } from '../../src/webhooks/delivery/worker.js';
+import type { Config } from '../../src/platform/config/config.js';
+import { startDeliveryWorker } from '../../src/domain/webhooks/delivery/worker.js';
+import type { DeliveryWorker, WorkerLog } from '../../src/domain/webhooks/delivery/worker.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import type { TestApi } from '../support/test-api.js';

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { recordEvent } from '../../src/events/outbox.js';
+import { recordEvent } from '../../src/platform/outbox/outbox.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 
 describeEachDatabase('GET /events and GET /events/{id}', (api) => {

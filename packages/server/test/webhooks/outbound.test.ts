@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import type { Agent } from 'undici';
-import { createWebhookAgent } from '../../src/webhooks/outbound/agent.js';
-import type { ResolveHost, WebhookAgentOptions } from '../../src/webhooks/outbound/agent.js';
-import { postWebhook, RESPONSE_BODY_CAP } from '../../src/webhooks/outbound/post.js';
-import { failureReason } from '../../src/webhooks/delivery/failure-reason.js';
+import { createWebhookAgent } from '../../src/platform/outbound/agent.js';
+import type { ResolveHost, WebhookAgentOptions } from '../../src/platform/outbound/agent.js';
+import { postWebhook, RESPONSE_BODY_CAP } from '../../src/platform/outbound/post.js';
+import { failureReason } from '../../src/platform/outbound/failure-reason.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 

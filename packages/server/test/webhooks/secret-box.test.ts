@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createSecretBox, SecretBoxError } from '../../src/common/secret-box.js';
+import { createSecretBox, SecretBoxError } from '../../src/platform/values/secret-box.js';
 
 const box = createSecretBox('a-long-random-storefront-secret-0123456789abcdef');
 const secret = 'whsec_0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';

@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { verifyWebhook } from '../../../client/src/index.js';
 import { Storefront } from '../../../client/src/index.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
-import { generateWebhookSecret } from '../../src/webhooks/signature.js';
+import { createSecretBox } from '../../src/platform/values/secret-box.js';
+import { generateWebhookSecret } from '../../src/domain/webhooks/signature.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import { TEST_SECRET, describeEachDatabase, expectError } from '../support/test-api.js';
 import {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
-import { generateWebhookSecret, signPayload } from '../../src/webhooks/signature.js';
+import { generateWebhookSecret, signPayload } from '../../src/domain/webhooks/signature.js';
 
 /** What a receiver does, written independently of signature.ts. */
 function receiverVerifies(header: string, secret: string, rawBody: string): boolean {

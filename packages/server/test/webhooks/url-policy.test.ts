@@ -1,5 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { checkWebhookUrl, isPublicAddress, parseAllowedHosts } from '../../src/webhooks/url-policy.js';
+import {
+  checkWebhookUrl,
+  isPublicAddress,
+  parseAllowedHosts,
+} from '../../src/platform/outbound/url-policy.js';
 
 const none = { allowedHosts: new Set<string>() };
 

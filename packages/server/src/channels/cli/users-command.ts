@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { inviteUrl } from '../../domain/accounts/invites.js';
+import { hashPassword, passwordLengthProblem } from '../../domain/accounts/passwords.js';
+import { isRole, ROLES } from '../../domain/accounts/roles.js';
+import type { Role } from '../../domain/accounts/roles.js';
+import { addMember, listMembers, removeMember, TeamError } from '../../domain/accounts/team.js';
+import { findStore } from '../../domain/stores/stores.js';
+import { fail, print, withDatabase } from './context.js';
+
+/** The first line of the file, without its line ending: `echo secret > file` works. */
+function passwordFromFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return fail(`--password-file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  const password = text.split(/\r?\n/)[0] ?? '';
+  const problem = passwordLengthProblem(password);
+  if (problem) fail(`--password-file: the password ${problem}`);
+  return password;
+}
+
+async function orFailOnTeamError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof TeamError) fail(error.message);
+    throw error;
+  }
+}
+
+export function registerUsersCommand(program: Command): void {
+  const users = program.command('users').description("manage the people of a store's dashboard");
+
+  users
+    .command('create')
+    .description('add a person to a store, with a password from a file or an invite link')
+    .requiredOption('--store <store_id>', 'the store')
+    .requiredOption('--email <email>', "the person's e-mail (their login)")
+    .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
+    .option('--password-file <path>', "a file whose first line is the person's password")
+    .option('--invite', 'make an invite link (72 hours, used once) where the person sets a password')
+    .option('--json', 'print one JSON object')
+    .action(
+      async (options: {
+        store: string;
+        email: string;
+        role: string;
+        passwordFile?: string;
+        invite?: boolean;
+        json?: boolean;
+      }) => {
+        if (!isRole(options.role)) fail(`--role must be one of ${ROLES.join(', ')}, got "${options.role}"`);
+        if ((options.passwordFile === undefined) === !options.invite) {
+          fail('give exactly one of --password-file <path> and --invite');
+        }
+        const passwordHash =
+          options.passwordFile === undefined
+            ? undefined
+            : await hashPassword(passwordFromFile(options.passwordFile));
+        await withDatabase(async ({ kysely }, config) => {
+          if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
+          const added = await orFailOnTeamError(
+            addMember(kysely, {
+              storeId: options.store,
+              email: options.email,
+              role: options.role as Role,
+              ...(passwordHash !== undefined && { passwordHash }),
+              invite: !!options.invite,
+            }),
+          );
+          const { inviteToken, ...member } = added;
+          const out: typeof member & { invite_url?: string } = inviteToken
+            ? { ...member, invite_url: inviteUrl(config.publicUrl, inviteToken) }
+            : member;
+          const human = out.invite_url
+            ? `Added ${out.email} as ${out.role}. Invite link (72 hours, used once):\n  ${out.invite_url}`
+            : options.invite
+              ? `Added ${out.email} as ${out.role}; they already have a password and sign in with it.`
+              : `Added ${out.email} as ${out.role}.`;
+          print(!!options.json, out, human);
+        });
+      },
+    );
+
+  users
+    .command('list')
+    .description("list a store's people and their roles")
+    .requiredOption('--store <store_id>', 'the store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }) => {
+        if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
+        const data = (await listMembers(kysely, options.store)).map((m) => ({
+          id: m.id,
+          email: m.email,
+          role: m.role,
+          status: m.pending ? 'invited' : 'active',
+          two_step: m.two_step,
+          created_at: m.created_at,
+        }));
+        const human = data
+          .map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.status.padEnd(7)}  ${m.email}`)
+          .join('\n');
+        print(!!options.json, { data }, human || 'No people.');
+      });
+    });
+
+  users
+    .command('remove')
+    .description('take a person out of a store (their sessions there end at once)')
+    .requiredOption('--store <store_id>', 'the store')
+    .requiredOption('--email <email>', "the person's e-mail")
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; email: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }) => {
+        if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
+        const removed = await orFailOnTeamError(removeMember(kysely, options.store, options.email));
+        print(
+          !!options.json,
+          { ...removed, store_id: options.store, removed: true },
+          `Removed ${removed.email} from the store.`,
+        );
+      });
+    });
+}

@@ -1,0 +1,366 @@
+import { AUDIT_ACTIONS } from '../../../domain/accounts/audit.js';
+import { ROLE_LABELS, ROLES } from '../../../domain/accounts/roles.js';
+import type { Role } from '../../../domain/accounts/roles.js';
+import {
+  CodeField,
+  CurrentPasswordField,
+  Field,
+  Notice,
+  PostForm,
+  Section,
+  TableFrame,
+  DateTime,
+} from '../views/components.js';
+import { PasswordFields } from '../views/password-fields.js';
+import { MetaSection } from './meta-settings.js';
+import { RecoveryEmailSection } from './recovery-email.js';
+import type { RecoveryEmailState } from './recovery-email.js';
+import type { SettingsData } from './settings-data.js';
+
+export type SettingsSection = 'loja' | 'pix' | 'modo' | 'meta' | 'equipe' | 'senha' | 'duas-etapas';
+
+/** What a POST adds to the page it answers with: a message, a field's error, a shown-once link. */
+export interface SettingsState {
+  notice?: string | null;
+  errors?: Partial<Record<SettingsSection, string>>;
+  /** Values typed into a refused form, shown back. */
+  values?: Record<string, string>;
+  invite?: { email: string; url: string | null; emailed: boolean | null };
+  totpSetup?: { secret: string; uri: string; qrBase64: string; sealed: string };
+  recoveryEmail?: RecoveryEmailState;
+}
+
+const ACTION = '/dashboard/configuracoes';
+
+function StoreSection(props: { data: SettingsData; state: SettingsState; owner: boolean }) {
+  const { store } = props.data;
+  const values = props.state.values ?? {};
+  if (!props.owner) {
+    return (
+      <Section title="Loja" id="loja">
+        <dl class="facts">
+          <dt>Nome da loja</dt>
+          <dd>{store.name}</dd>
+          <dt>Identificador</dt>
+          <dd>{store.handle}</dd>
+          <dt>Chave Pix</dt>
+          <dd>{store.pix_key ?? 'não definida'}</dd>
+          <dt>Modo de cobrança</dt>
+          <dd>{store.checkout_mode === 'live' ? 'Produção' : 'Teste'}</dd>
+        </dl>
+      </Section>
+    );
+  }
+  const live = store.checkout_mode === 'live';
+  return (
+    <>
+      <Section title="Loja" id="loja">
+        {props.state.errors?.loja ? <Notice kind="error">{props.state.errors.loja}</Notice> : null}
+        <PostForm action={`${ACTION}/loja`} class="stack">
+          <Field
+            label="Nome da loja"
+            name="name"
+            required
+            maxLength={100}
+            value={values.name ?? store.name}
+          />
+          <Field
+            label="Identificador"
+            name="handle"
+            required
+            maxLength={40}
+            value={values.handle ?? store.handle}
+            hint="Aparece nos links das páginas de compra (/p/identificador/produto): letras minúsculas, números e hífens."
+          />
+          <button type="submit" class="button">
+            Salvar loja
+          </button>
+        </PostForm>
+      </Section>
+      <Section title="Pagamentos" id="pagamentos">
+        {props.state.errors?.pix ? <Notice kind="error">{props.state.errors.pix}</Notice> : null}
+        <PostForm action={`${ACTION}/pix`} class="stack">
+          <Field
+            label="Chave Pix"
+            name="pix_key"
+            required
+            maxLength={100}
+            value={values.pix_key ?? store.pix_key ?? ''}
+            hint="Recebe as cobranças reais: CPF ou CNPJ (só números), e-mail, telefone (+55…) ou chave aleatória."
+          />
+          <button type="submit" class="button">
+            Salvar chave Pix
+          </button>
+        </PostForm>
+        {props.state.errors?.modo ? <Notice kind="error">{props.state.errors.modo}</Notice> : null}
+        <PostForm action={`${ACTION}/modo`} class="stack">
+          <fieldset class="choices">
+            <legend>Modo de cobrança</legend>
+            <label class="choice">
+              <input type="radio" name="mode" value="test" checked={!live} /> Teste (Pix simulado)
+            </label>
+            <label class="choice">
+              <input type="radio" name="mode" value="live" checked={live} /> Produção (Pix real)
+            </label>
+            {props.data.liveReady ? null : (
+              <p class="hint">
+                Produção só fica disponível depois que as configurações do PSP forem enviadas.
+              </p>
+            )}
+          </fieldset>
+          <button type="submit" class="button">
+            Salvar modo
+          </button>
+        </PostForm>
+      </Section>
+    </>
+  );
+}
+
+function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: string }) {
+  const members = props.data.members!;
+  const { invite } = props.state;
+  return (
+    <Section title="Equipe" id="equipe">
+      {props.state.errors?.equipe ? <Notice kind="error">{props.state.errors.equipe}</Notice> : null}
+      {invite ? (
+        <Notice kind="ok">
+          {invite.url ? (
+            <>
+              <p>Convite criado para {invite.email}. Envie este link (vale 72 horas e serve uma vez):</p>
+              <Field label="Link do convite" name="invite_url" readOnly value={invite.url} />
+              {invite.emailed === true ? <p>O link também foi enviado por e-mail.</p> : null}
+              {invite.emailed === false ? <p>Não foi possível enviar o e-mail: copie o link acima.</p> : null}
+            </>
+          ) : (
+            <p>{invite.email} já tem conta e agora faz parte da loja: basta entrar com a senha de sempre.</p>
+          )}
+        </Notice>
+      ) : null}
+      <TableFrame label="Equipe">
+        <table>
+          <caption>Pessoas com acesso a esta loja</caption>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Papel</th>
+              <th scope="col">Situação</th>
+              <th scope="col">
+                <span class="visually-hidden">Ações</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((person) => (
+              <tr>
+                <td>{person.email}</td>
+                <td>
+                  <PostForm action={`${ACTION}/equipe/papel`} class="inline-form">
+                    <input type="hidden" name="email" value={person.email} />
+                    <select name="role" aria-label={`Papel de ${person.email}`}>
+                      {ROLES.map((role: Role) => (
+                        <option value={role} selected={role === person.role}>
+                          {ROLE_LABELS[role]}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="submit"
+                      class="button button-small button-quiet"
+                      aria-label={`Alterar papel de ${person.email}`}
+                    >
+                      Alterar papel
+                    </button>
+                  </PostForm>
+                </td>
+                <td>
+                  {person.pending ? 'Convite pendente' : person.two_step ? 'Ativa, em duas etapas' : 'Ativa'}
+                </td>
+                <td>
+                  {person.id === props.selfId ? null : (
+                    <PostForm action={`${ACTION}/equipe/remover`}>
+                      <input type="hidden" name="email" value={person.email} />
+                      <button
+                        type="submit"
+                        class="button button-small button-quiet"
+                        aria-label={`Remover ${person.email}`}
+                      >
+                        Remover
+                      </button>
+                    </PostForm>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableFrame>
+      <h3>Convidar</h3>
+      <PostForm action={`${ACTION}/equipe/convidar`} class="stack">
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          value={props.state.values?.email ?? ''}
+        />
+        <div class="field">
+          <label for="f-role">Papel</label>
+          <select id="f-role" name="role">
+            {ROLES.map((role: Role) => (
+              <option value={role} selected={role === 'viewer'}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </select>
+          <p class="hint">Proprietário: tudo. Editor: produtos, checkouts e cupons. Leitor: só consulta.</p>
+        </div>
+        <button type="submit" class="button">
+          Convidar
+        </button>
+      </PostForm>
+    </Section>
+  );
+}
+
+function AccountSection(props: { data: SettingsData; state: SettingsState }) {
+  const { errors = {}, totpSetup } = props.state;
+  return (
+    <Section title="Minha conta" id="minha-conta">
+      <h3>Senha</h3>
+      {errors.senha ? <Notice kind="error">{errors.senha}</Notice> : null}
+      <PostForm action={`${ACTION}/conta/senha`} class="stack">
+        <CurrentPasswordField label="Senha atual" name="current" />
+        <PasswordFields />
+        <button type="submit" class="button">
+          Alterar senha
+        </button>
+      </PostForm>
+      <p class="hint">Ao trocar a senha, as outras sessões abertas com a sua conta são encerradas.</p>
+      <h3>Verificação em duas etapas</h3>
+      {errors['duas-etapas'] ? <Notice kind="error">{errors['duas-etapas']}</Notice> : null}
+      {totpSetup ? (
+        <div class="stack">
+          <p>
+            No aplicativo autenticador (Google Authenticator, Authy, 1Password…), leia o código QR ou digite a
+            chave abaixo. Depois digite o código de 6 dígitos que ele mostrar.
+          </p>
+          <img
+            class="qr"
+            src={`data:image/png;base64,${totpSetup.qrBase64}`}
+            alt="Código QR da verificação em duas etapas"
+          />
+          <p>
+            Chave: <code class="secret">{totpSetup.secret}</code>
+          </p>
+          <p>
+            Endereço: <code class="secret">{totpSetup.uri}</code>
+          </p>
+          <PostForm action={`${ACTION}/conta/duas-etapas/ativar`} class="stack">
+            <input type="hidden" name="setup" value={totpSetup.sealed} />
+            <CodeField />
+            <button type="submit" class="button">
+              Ativar
+            </button>
+          </PostForm>
+        </div>
+      ) : props.data.twoStep ? (
+        <>
+          <p>Ativada: ao entrar, o painel pede um código do seu aplicativo autenticador.</p>
+          <PostForm action={`${ACTION}/conta/duas-etapas/desativar`} class="stack">
+            <CurrentPasswordField label="Sua senha" name="password" />
+            <button type="submit" class="button button-danger">
+              Desativar verificação em duas etapas
+            </button>
+          </PostForm>
+        </>
+      ) : (
+        <>
+          <p>Desativada. Com ela, entrar pede também um código do seu celular.</p>
+          <PostForm action={`${ACTION}/conta/duas-etapas/configurar`}>
+            <button type="submit" class="button">
+              Ativar verificação em duas etapas
+            </button>
+          </PostForm>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function AuditSection(props: { data: SettingsData }) {
+  const rows = props.data.audit!;
+  return (
+    <Section title="Registro de atividades" id="registro">
+      {rows.length === 0 ? (
+        <p>Nada registrado ainda.</p>
+      ) : (
+        <TableFrame label="Registro de atividades">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Quando</th>
+                <th scope="col">Quem</th>
+                <th scope="col">O quê</th>
+                <th scope="col">Detalhe</th>
+                <th scope="col">IP</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr>
+                  <td>
+                    <DateTime iso={row.created_at} />
+                  </td>
+                  <td>{row.email ?? '—'}</td>
+                  <td>{AUDIT_ACTIONS[row.action] ?? row.action}</td>
+                  <td>{row.detail}</td>
+                  <td>{row.ip ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableFrame>
+      )}
+      {props.data.auditNext ? (
+        <p>
+          <a href={`${ACTION}?antes=${encodeURIComponent(props.data.auditNext)}#registro`}>
+            Atividades mais antigas
+          </a>
+        </p>
+      ) : null}
+    </Section>
+  );
+}
+
+/** Configurações: the store, payments, team and audit log (owners), and the person's own account. */
+export function SettingsPage(props: {
+  data: SettingsData;
+  state: SettingsState;
+  owner: boolean;
+  selfId: string;
+}) {
+  return (
+    <>
+      {props.state.notice ? <Notice kind="ok">{props.state.notice}</Notice> : null}
+      <StoreSection data={props.data} state={props.state} owner={props.owner} />
+      {props.owner ? (
+        <MetaSection
+          store={props.data.store}
+          action={`${ACTION}/meta`}
+          error={props.state.errors?.meta}
+          values={props.state.errors?.meta ? props.state.values : undefined}
+        />
+      ) : null}
+      <RecoveryEmailSection
+        store={props.data.store}
+        owner={props.owner}
+        state={props.state.recoveryEmail ?? {}}
+      />
+      {props.owner ? <TeamSection data={props.data} state={props.state} selfId={props.selfId} /> : null}
+      <AccountSection data={props.data} state={props.state} />
+      {props.owner ? <AuditSection data={props.data} /> : null}
+    </>
+  );
+}

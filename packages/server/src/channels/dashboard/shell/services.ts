@@ -1,0 +1,16 @@
+import type { SecretBox } from '../../../platform/values/secret-box.js';
+import type { Mailer } from '../../../platform/mail/smtp-mailer.js';
+import type { LoginThrottle } from '../../../domain/accounts/login-throttle.js';
+
+/** What the dashboard's pages share, made once when the dashboard is registered. */
+export interface DashboardServices {
+  /** URL of the dashboard's stylesheet. */
+  css: string;
+  /** URL of the script that turns `data-confirm` forms into confirm dialogs. */
+  confirmScript: string;
+  /** Seals TOTP secrets (the service's secret box). */
+  secretBox: SecretBox;
+  throttle: LoginThrottle;
+  /** Sends invites when SMTP is configured; null otherwise (the link is shown to copy). */
+  mailer: Mailer | null;
+}

@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import type { CheckoutsTable } from '../../domain/checkouts/checkout-object.js';
+import { findCheckout, findDefaultCheckout } from '../../domain/checkouts/checkouts-repository.js';
+import type { CheckoutSettings } from '../../domain/checkouts/settings.js';
+import type { Database } from '../../platform/db/schema.js';
+import { currentItems } from '../../domain/email/delivery-content.js';
+import { orderItems } from '../../domain/orders/order-object.js';
+import type { OrdersTable } from '../../domain/orders/order-object.js';
+import { findCharge } from '../../domain/pix/pix-charges-repository.js';
+import { effectiveStatus } from '../../domain/pix/pix-charge-object.js';
+import type { PixChargesTable } from '../../domain/pix/pix-charge-object.js';
+import type { ProductsTable } from '../../domain/catalogue/product-object.js';
+import { SLUG_PATTERN } from '../../domain/catalogue/product-schemas.js';
+import { HANDLE_PATTERN } from '../../domain/stores/handle.js';
+import { findStore, findStoreByHandle } from '../../domain/stores/stores.js';
+import type { StoresTable } from '../../domain/stores/stores.js';
+import { httpUrl } from '../../platform/html/page-security.js';
+
+const SLUG = new RegExp(SLUG_PATTERN);
+const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+export interface ProductPageData {
+  store: StoresTable;
+  product: ProductsTable;
+  settings: CheckoutSettings;
+}
+
+/** The active product at `/p/<handle>/<slug>` with its checkout's look, or null (a 404 page). */
+export async function loadProductPage(
+  db: Kysely<Database>,
+  handle: string,
+  slug: string,
+): Promise<ProductPageData | null> {
+  if (!HANDLE_PATTERN.test(handle) || !SLUG.test(slug)) return null;
+  const store = await findStoreByHandle(db, handle);
+  if (!store) return null;
+  const product = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('store_id', '=', store.id)
+    .where('slug', '=', slug)
+    .where('ativo', '=', 1)
+    .executeTakeFirst();
+  if (!product) return null;
+  return { store, product, settings: await checkoutSettingsOf(db, product) };
+}
+
+/** The product's own checkout, or the store's default one (archiving a checkout unlinks its products). */
+async function checkoutSettingsOf(db: Kysely<Database>, product: ProductsTable): Promise<CheckoutSettings> {
+  const own: CheckoutsTable | undefined = product.checkout_id
+    ? await findCheckout(db, product.store_id, product.checkout_id)
+    : undefined;
+  const checkout = own && own.archived === 0 ? own : await findDefaultCheckout(db, product.store_id);
+  return JSON.parse(checkout.settings_json) as CheckoutSettings;
+}
+
+/** The page's look: its background as CSS built only from a validated colour, and its image. */
+export function backgroundOf(settings: CheckoutSettings): { style: string; image: string | null } {
+  const color =
+    settings.checkout_fundo_cor && COLOR.test(settings.checkout_fundo_cor)
+      ? settings.checkout_fundo_cor
+      : '#F5F5F5';
+  if (settings.checkout_fundo_tipo === 'gradiente') {
+    return { style: `body{background:linear-gradient(160deg,${color} 0%,#ffffff 100%) fixed}`, image: null };
+  }
+  const image = settings.checkout_fundo_tipo === 'imagem' ? httpUrl(settings.checkout_fundo_imagem) : null;
+  return { style: `body{background-color:${color}}`, image };
+}
+
+/** The origins of the images a page shows, for its CSP: nothing else may load from elsewhere. */
+export function imageOrigins(urls: (string | null)[]): string[] {
+  const origins = new Set<string>();
+  for (const url of urls) if (url !== null) origins.add(new URL(url).origin);
+  return [...origins];
+}
+
+/** A link the paid order page offers, named by its product. */
+export interface AccessLink {
+  name: string;
+  url: string;
+}
+
+export interface OrderState {
+  /** `canceled`: the store canceled the charge (the API's cancel); the page offers no new Pix. */
+  status: 'pending' | 'paid' | 'expired' | 'canceled';
+  charge: PixChargesTable | null;
+  /** Once paid, each bought product's access link (the order bump's too), http(s) only; else none. */
+  accessLinks: AccessLink[];
+}
+
+/**
+ * The one rule of an order's status, on rows already read: paid once its sale exists, else its current
+ * charge's status as a reader sees it (an order with no charge left to pay is offered a new Pix).
+ */
+export function orderStatusOf(
+  order: Pick<OrdersTable, 'status'>,
+  charge: Pick<PixChargesTable, 'status' | 'expires_at'> | null,
+): OrderState['status'] {
+  if (order.status === 'paid') return 'paid';
+  if (order.status === 'canceled') return 'canceled';
+  // Pending or abandoned: the charge decides (an expired one, abandoned or not, can be renewed).
+  const chargeStatus = charge ? effectiveStatus(charge) : null;
+  return chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired';
+}
+
+/** Where an order stands, read fresh: paid, or its current charge's status as a reader sees it. */
+export async function orderState(db: Kysely<Database>, order: OrdersTable): Promise<OrderState> {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const charge =
+    order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
+  const status = orderStatusOf(order, charge);
+  return { status, charge, accessLinks: status === 'paid' ? await accessLinksOf(db, order) : [] };
+}
+
+/** A paid order's access links: each bought product's (the order bump's too), http(s) only. */
+export async function accessLinksOf(db: Kysely<Database>, order: OrdersTable): Promise<AccessLink[]> {
+  const items = await currentItems(db, order.store_id, orderItems(order));
+  return items.flatMap((item) => {
+    const url = httpUrl(item.linkAcesso);
+    return url === null ? [] : [{ name: item.nome, url }];
+  });
+}
+
+export function storeOf(db: Kysely<Database>, order: OrdersTable) {
+  return findStore(db, order.store_id);
+}

@@ -1,0 +1,403 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { h } from 'preact';
+import { startPageViewCounter } from '../../domain/analytics/page-views.js';
+import { browserPixelOf, orderPixel, withMetaPixel } from './meta-pixel.js';
+import { CouponRefused, usableCoupon } from '../../domain/coupons/coupon-holds.js';
+import { ApiError } from '../../platform/http/api-error.js';
+import { keyedRateLimit } from '../../platform/http/keyed-rate-limit.js';
+import type { KeyedRateLimit } from '../../platform/http/keyed-rate-limit.js';
+import { sendError } from '../../platform/http/errors.js';
+import { checkBuyer, OrderBody } from '../../domain/orders/buyer.js';
+import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../../domain/orders/order-object.js';
+import type { OrdersTable } from '../../domain/orders/order-object.js';
+import { findOrderByToken } from '../../domain/orders/orders-repository.js';
+import { offeredBump, placeOrder, renewOrderCharge } from '../../flows/place-order.js';
+import { priceOrder } from '../../domain/orders/pricing.js';
+import { ProviderError } from '../../domain/pix/live/provider-errors.js';
+import { orderPath } from '../../domain/orders/order-events.js';
+import { cleanTracking } from '../../domain/kernel/tracking.js';
+import { simulatePayment } from '../../flows/simulate-payment.js';
+import { findProduct } from '../../domain/catalogue/products-repository.js';
+import { formatBrl } from '../../platform/values/money.js';
+import { PER_PERIOD } from '../../domain/subscriptions/periods.js';
+import { findSubscriptionByCharge } from '../../domain/subscriptions/subscriptions-repository.js';
+import { orderEventStreams } from './order-status-stream.js';
+import { GONE, readOrderStatuses } from './order-status.js';
+import { orderStatusFeed } from './order-status-feed.js';
+import { registerPageAssets } from '../../platform/html/page-assets.js';
+import { loadProductPage, orderState, storeOf } from './page-data.js';
+import type { ProductPageData } from './page-data.js';
+import { isSameOrigin, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
+import { sendProductPage } from './product-page-html.js';
+import { renderPage } from '../../platform/html/render.js';
+import { MessagePage } from './views/message-page.js';
+import { OrderPage } from './views/order-page.js';
+
+export const PAGES_PREFIX = '/p';
+
+/** How often the shared status reader re-reads every watched order (changes from elsewhere, expiry). */
+const STATUS_POLL_MS = 2000;
+/** What a refused stream is told to wait; the page polls `…/status` meanwhile. */
+const STREAM_RETRY_AFTER_S = 30;
+
+const ProductParams = Type.Object({ handle: Type.String(), slug: Type.String() });
+const TokenParams = Type.Object({ token: Type.String() });
+const QuoteBody = Type.Object(
+  { bump: Type.Boolean(), coupon: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+
+/** A JSON answer a page's script shows to the buyer: a message and, by field, what to fix. */
+function refuse(
+  status: number,
+  message: string,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  const error = new ApiError(
+    status,
+    status === 429 ? 'rate_limited' : 'invalid_request',
+    message,
+    Object.keys(fields)[0] ?? null,
+    headers,
+  );
+  return Object.assign(error, { fields });
+}
+
+/** A refusal whose cause is already in the log: the error handler does not log the buyer's words. */
+const CAUSE_LOGGED = Symbol('cause logged');
+
+/**
+ * What the buyer is told when the charge service could not make a Pix: the PSP failing (5xx) is
+ * worth a retry; a live store whose PSP settings were removed is the merchant's to fix. Both are
+ * logged for the operator with the store and, for a PSP failure, its real cause (unreachable host,
+ * TLS, the PSP's problem) and the charge attempt. Anything else goes on unchanged.
+ */
+function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'provider_not_configured') {
+    // The cause says what is missing: the provider, or (for a subscription) its receiving account.
+    request.log.warn(
+      { storeId, cause: error.message },
+      'store in live checkout mode has no live Pix provider configured: purchase-page orders are refused',
+    );
+    return refuse(503, 'Esta loja não está recebendo pagamentos no momento. Tente novamente mais tarde.');
+  }
+  if (error.statusCode >= 500) {
+    request.log.error(
+      {
+        storeId,
+        code: error.code,
+        ...(error instanceof ProviderError && { pspStatus: error.pspStatus, attempt: error.attempt }),
+        cause: error.message,
+      },
+      'purchase page: the Pix charge could not be created',
+    );
+    return Object.assign(refuse(503, 'Não foi possível gerar o Pix agora. Tente novamente em instantes.'), {
+      [CAUSE_LOGGED]: true,
+    });
+  }
+  return error;
+}
+
+/**
+ * The hosted purchase pages (no API key: the order token is the only key to an order): the product
+ * page, its orders and quotes, and the order page with its live status. They call the same services
+ * as the API: placing an order creates an ordinary Pix charge through the charge service, and
+ * "Simular pagamento" pays through the one payment path.
+ */
+export async function pagesRoutes(parent: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config } = app;
+  const assets = registerPageAssets(app, PAGES_PREFIX);
+  // Per (IP, store), STOREFRONT_ORDER_RATE_LIMIT a minute each. Quotes count apart from orders: a
+  // buyer trying the bump and a coupon before ordering must not use up the orders, and a guesser of
+  // coupon codes gets that many tries a minute, not hundreds a second.
+  const limits = {
+    orders: keyedRateLimit('orders', config.orderRateLimitPerMinute, options.redis, app.log),
+    quotes: keyedRateLimit('quotes', config.orderRateLimitPerMinute, options.redis, app.log),
+  };
+  app.addHook('onClose', async () => {
+    limits.orders.close();
+    limits.quotes.close();
+  });
+  const pageViews = startPageViewCounter(db, { flushIntervalMs: config.pageViewFlushMs, log: app.log });
+  app.addHook('onClose', () => pageViews.stop());
+  const feed = orderStatusFeed(db, { pollMs: STATUS_POLL_MS, log: app.log });
+  const streams = orderEventStreams(app, config.sse, feed);
+  const hide = { hide: true };
+
+  function messagePage(reply: FastifyReply, status: number, title: string, text: string) {
+    const nonce = newNonce();
+    return sendHtml(
+      reply,
+      status,
+      pageCsp(nonce, []),
+      renderPage(h(MessagePage, { nonce, assets, title, text })),
+    );
+  }
+  const notFoundPage = (reply: FastifyReply) =>
+    messagePage(
+      reply,
+      404,
+      'Página não encontrada',
+      'Este link não existe ou o produto não está mais à venda.',
+    );
+
+  app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
+  app.setErrorHandler(
+    (error: Error & { fields?: Record<string, string>; statusCode?: number }, request, reply) => {
+      if (request.method === 'GET' && !(error instanceof ApiError)) {
+        request.log.error({ err: error }, 'purchase page failed');
+        return messagePage(reply, 500, 'Algo deu errado', 'Tente novamente em instantes.');
+      }
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : (error.statusCode ?? 500) < 500
+            ? new ApiError(400, 'invalid_request', 'Pedido inválido. Recarregue a página e tente de novo.')
+            : new ApiError(500, 'internal_error', 'Algo deu errado do nosso lado. Tente novamente.');
+      if (apiError.statusCode >= 500 && !(CAUSE_LOGGED in error)) {
+        request.log.error({ err: error }, 'purchase page request failed');
+      }
+      if (!error.fields) return sendError(request, reply, apiError);
+      return reply
+        .code(apiError.statusCode)
+        .headers(apiError.headers)
+        .send({
+          error: {
+            code: apiError.code,
+            message: apiError.message,
+            param: apiError.param,
+            request_id: request.id,
+          },
+          fields: error.fields,
+        });
+    },
+  );
+
+  /** Every POST comes from one of these pages (no cross-site forms or scripts). */
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST' && !isSameOrigin(request, config.publicUrl)) {
+      throw refuse(403, 'Requisição de outra origem recusada.');
+    }
+  });
+
+  async function productOr404(params: { handle: string; slug: string }): Promise<ProductPageData> {
+    const data = await loadProductPage(db, params.handle, params.slug);
+    if (!data) throw refuse(404, 'Produto não encontrado.');
+    return data;
+  }
+
+  async function orderOr404(token: string): Promise<OrdersTable> {
+    const order = ORDER_TOKEN_PATTERN.test(token) ? await findOrderByToken(db, token) : undefined;
+    if (!order) throw refuse(404, 'Pedido não encontrado.');
+    return order;
+  }
+
+  async function rateLimited(
+    request: FastifyRequest,
+    storeId: string,
+    limiter: KeyedRateLimit,
+  ): Promise<void> {
+    const wait = await limiter.consume(request.ip, storeId);
+    if (wait !== null) {
+      throw refuse(
+        429,
+        `Muitas tentativas. Aguarde ${wait} s e tente de novo.`,
+        {},
+        { 'Retry-After': String(wait) },
+      );
+    }
+  }
+
+  const statusJson = async (order: OrdersTable) =>
+    (await readOrderStatuses(db, [order])).get(order.id)?.json ?? GONE;
+
+  app.get('/:handle/:slug', { schema: { ...hide, params: ProductParams } }, async (request, reply) => {
+    const data = await loadProductPage(db, request.params.handle, request.params.slug);
+    if (!data) return notFoundPage(reply);
+    const { store, product, settings } = data;
+    const base = `${PAGES_PREFIX}/${store.handle}/${product.slug}`;
+    const sent = sendProductPage(
+      reply,
+      { store, product, settings, bump: await offeredBump(db, product) },
+      assets,
+      { order: `${base}/orders`, quote: `${base}/quote` },
+    );
+    // A view is a page a browser received: not a HEAD (Fastify answers it with this handler), not an error.
+    if (request.method === 'GET') {
+      const livemode = store.checkout_mode === 'live' ? 1 : 0;
+      pageViews.count({ storeId: store.id, productId: product.id, livemode });
+    }
+    return sent;
+  });
+
+  app.post(
+    '/:handle/:slug/quote',
+    { schema: { ...hide, params: ProductParams, body: QuoteBody } },
+    async (request) => {
+      const { store, product } = await productOr404(request.params);
+      await rateLimited(request, store.id, limits.quotes);
+      const bump = request.body.bump ? await offeredBump(db, product) : null;
+      let coupon = null;
+      let couponError: string | null = null;
+      if (request.body.coupon?.trim()) {
+        try {
+          coupon = await usableCoupon(db, {
+            storeId: product.store_id,
+            code: request.body.coupon,
+            productId: product.id,
+            priceCents: product.preco_cents,
+          });
+        } catch (error) {
+          if (!(error instanceof CouponRefused)) throw error;
+          couponError = error.message;
+        }
+      }
+      const price = priceOrder(product, bump, coupon);
+      return {
+        total: formatBrl(price.totalCents),
+        discount: price.coupon ? formatBrl(coupon!.discountCents) : null,
+        coupon_error: couponError,
+      };
+    },
+  );
+
+  app.post(
+    '/:handle/:slug/orders',
+    { schema: { ...hide, params: ProductParams, body: OrderBody } },
+    async (request, reply) => {
+      const { store, product } = await productOr404(request.params);
+      await rateLimited(request, store.id, limits.orders);
+      const buyer = checkBuyer(request.body);
+      if (!buyer.ok) throw refuse(400, 'Confira os campos destacados.', buyer.errors);
+      try {
+        const { token } = await placeOrder(db, {
+          store,
+          product,
+          customer: buyer.customer,
+          bump: request.body.bump,
+          coupon: request.body.coupon?.trim() || undefined,
+          tracking: cleanTracking(request.body.tracking),
+          client: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          config,
+        });
+        return reply.code(201).send({ order_url: orderPath(token) });
+      } catch (error) {
+        if (error instanceof CouponRefused) throw refuse(400, error.message, { coupon: error.message });
+        throw chargeRefusal(request, store.id, error);
+      }
+    },
+  );
+
+  app.get('/o/:token', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const order = ORDER_TOKEN_PATTERN.test(request.params.token)
+      ? await findOrderByToken(db, request.params.token)
+      : undefined;
+    const store = order && (await storeOf(db, order));
+    if (!order || !store) return notFoundPage(reply);
+    const state = await orderState(db, order);
+    const subscription =
+      order.pix_charge_id === null
+        ? undefined
+        : await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id);
+    // For the canceled card (shown at once, or later when the store cancels while the buyer watches) and
+    // an expired subscription order's "subscribe again".
+    const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);
+    const nonce = newNonce();
+    const base = orderPath(request.params.token);
+    const html = renderPage(
+      h(OrderPage, {
+        nonce,
+        assets,
+        testMode: order.livemode === 0,
+        storeName: store.name,
+        status: state.status,
+        items: orderItems(order),
+        coupon: orderCoupon(order),
+        amountCents: order.amount_cents,
+        pix: state.charge && {
+          copyPaste: state.charge.copy_paste,
+          qrBase64: state.charge.qr_code_base64,
+          expiresAt: state.charge.expires_at,
+        },
+        accessLinks: state.accessLinks,
+        subscription: subscription ? { perPeriod: PER_PERIOD[subscription.recorrencia] } : null,
+        productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
+        urls: {
+          status: `${base}/status`,
+          events: `${base}/events`,
+          simulate: `${base}/simulate`,
+          renew: `${base}/renew`,
+        },
+      }),
+    );
+    const page = withMetaPixel(
+      { html, csp: pageCsp(nonce, []), nonce },
+      browserPixelOf(store),
+      orderPixel(order, base),
+    );
+    return sendHtml(reply, 200, page.csp, page.html);
+  });
+
+  app.get('/o/:token/status', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const order = await orderOr404(request.params.token);
+    return reply.header('cache-control', 'no-store').send(await statusJson(order));
+  });
+
+  app.get('/o/:token/events', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
+    const release = streams.admit(request.params.token, request);
+    if (!release) {
+      // Connection: close gives the socket back at once: a refused stream holds no descriptor.
+      throw refuse(
+        429,
+        'Muitas conexões abertas para acompanhar pedidos. A página passa a consultar o status de tempos em tempos.',
+        {},
+        { 'Retry-After': String(STREAM_RETRY_AFTER_S), Connection: 'close' },
+      );
+    }
+    try {
+      streams.open(request, reply, await orderOr404(request.params.token), release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  });
+
+  app.post('/o/:token/simulate', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const order = await orderOr404(request.params.token);
+    await rateLimited(request, order.store_id, limits.orders);
+    if (order.livemode === 1) throw refuse(400, 'Este pedido é real: o pagamento não pode ser simulado.');
+    const state = await orderState(db, order);
+    if (state.status !== 'pending' || !state.charge)
+      throw refuse(400, 'Este Pix não está mais aguardando pagamento.');
+    // An anonymous visitor paid: its e-mail goes only to the store's team and the allow list.
+    await simulatePayment(db, state.charge, { smtp: config.smtp, onlyTo: config.testMailAllow });
+    return statusJson(order);
+  });
+
+  app.post('/o/:token/renew', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const order = await orderOr404(request.params.token);
+    await rateLimited(request, order.store_id, limits.orders);
+    // A Pix the store canceled (the API's cancel) is the store's decision: no new one from the page.
+    if ((await orderState(db, order)).status === 'canceled') {
+      throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');
+    }
+    try {
+      await renewOrderCharge(db, order);
+    } catch (error) {
+      if (error instanceof CouponRefused) {
+        throw refuse(400, `${error.message} Faça um novo pedido para comprar sem o cupom.`, {
+          coupon: error.message,
+        });
+      }
+      throw chargeRefusal(request, order.store_id, error);
+    }
+    feed.orderChanged(order.id);
+    return statusJson(order);
+  });
+}

@@ -1,0 +1,86 @@
+import { PAGE_VIEW_PIXEL, browserPixelOf, withMetaPixel } from './meta-pixel.js';
+import type { FastifyReply } from 'fastify';
+import { h } from 'preact';
+import type { CheckoutSettings } from '../../domain/checkouts/settings.js';
+import type { ProductsTable } from '../../domain/catalogue/product-object.js';
+import type { StoresTable } from '../../domain/stores/stores.js';
+import { PER_PERIOD } from '../../domain/subscriptions/periods.js';
+import { backgroundOf, imageOrigins } from './page-data.js';
+import { httpUrl, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
+import { renderPage } from '../../platform/html/render.js';
+import { ProductPage } from './views/product-page.js';
+
+/** What a product page shows: the store, the checkout's look, the product and its offered bump. */
+export interface ProductPageContent {
+  store: Pick<StoresTable, 'name' | 'checkout_mode' | 'meta_pixel_id' | 'meta_browser_pixel'>;
+  settings: CheckoutSettings;
+  product: Pick<
+    ProductsTable,
+    | 'nome'
+    | 'descricao'
+    | 'garantia'
+    | 'preco_cents'
+    | 'imagem'
+    | 'recorrencia'
+    | 'order_bump_title'
+    | 'order_bump_description'
+  >;
+  bump: Pick<ProductsTable, 'nome' | 'descricao' | 'preco_cents' | 'imagem'> | null;
+}
+
+/**
+ * The one renderer of a product page, for buyers at `/p/<handle>/<slug>` and for the dashboard's
+ * checkout preview alike, so the preview is the real page. `urls` are where the buyer's form orders
+ * and asks for totals; null makes the preview: it says so, runs no script, may be framed by this
+ * origin only, and its CSP lets it send nothing (no order, no quote). Counting a page view is the
+ * public route's business, never this one's.
+ */
+export function sendProductPage(
+  reply: FastifyReply,
+  content: ProductPageContent,
+  assets: { css: string; js?: string },
+  urls: { order: string; quote: string } | null,
+): FastifyReply {
+  const { store, product, settings, bump } = content;
+  const background = backgroundOf(settings);
+  const images = {
+    logo: settings.checkout_logo_enabled ? httpUrl(settings.checkout_logo_url) : null,
+    banner: settings.checkout_banner_enabled ? httpUrl(settings.checkout_banner_url) : null,
+    background: background.image,
+    product: httpUrl(product.imagem),
+  };
+  const bumpImage = bump ? httpUrl(bump.imagem) : null;
+  const nonce = newNonce();
+  const html = renderPage(
+    h(ProductPage, {
+      nonce,
+      assets,
+      testMode: store.checkout_mode === 'test',
+      style: background.style,
+      storeName: store.name,
+      settings,
+      images,
+      product: {
+        nome: product.nome,
+        descricao: product.descricao,
+        garantia: product.garantia,
+        precoCents: product.preco_cents,
+      },
+      bump: bump && {
+        nome: bump.nome,
+        title: product.order_bump_title ?? `Adicionar ${bump.nome}`,
+        description: product.order_bump_description ?? bump.descricao,
+        precoCents: bump.preco_cents,
+        image: bumpImage,
+      },
+      recurring: product.recorrencia === null ? null : { perPeriod: PER_PERIOD[product.recorrencia] },
+      urls,
+    }),
+  );
+  const preview = urls === null;
+  const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview });
+  if (preview) return sendHtml(reply, 200, csp, html, 'no-referrer', 'self');
+  // The store's Meta pixel, if it asked for one, on the public page only: a preview loads no script.
+  const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store), PAGE_VIEW_PIXEL);
+  return sendHtml(reply, 200, page.csp, page.html, 'no-referrer', 'none');
+}

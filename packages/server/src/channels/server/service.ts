@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
+import type { BaseLogger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from '../../platform/config/config.js';
+import { SERVING_TIMEOUTS, openDatabase } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
+import { openServingDatabase } from '../../platform/db/migrate.js';
+import type { Database } from '../../platform/db/schema.js';
+import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.js';
+import { startConversionWorker } from '../../flows/send-meta-conversions.js';
+import { startEmailWorker } from '../../flows/send-emails.js';
+import { connectRedis } from '../../platform/http/redis-connection.js';
+import { startRetention } from '../../flows/retention.js';
+import { expireDueCharges } from '../../domain/pix/expiry-sweeper.js';
+import { abandonDueOrders } from '../../flows/abandon-orders.js';
+import { startSweeper } from '../../platform/jobs/sweeper.js';
+import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
+import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
+import { ensureDemoStore } from '../../flows/demo-store.js';
+import { expireUnauthorised, startCycleScheduler } from '../../domain/subscriptions/cycle-scheduler.js';
+import { recurringChecks } from '../../flows/check-live-subscriptions.js';
+import type { DemoStore } from '../../flows/demo-store.js';
+import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  demo: DemoStore | null;
+  close(): Promise<void>;
+}
+
+export type ServiceLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export interface NodeDuties {
+  /** Stops every duty, letting work in progress finish, before the database is closed. */
+  stop(): Promise<void>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The background duties that run once per node, however many HTTP processes serve it: the inline
+ * webhook delivery worker, the e-mail and Meta conversion senders, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
+ * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
+ */
+export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; log: ServiceLog }): NodeDuties {
+  const { db, config, log } = deps;
+  const maintenance = setInterval(() => {
+    purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
+  }, MAINTENANCE_INTERVAL_MS).unref();
+  const pixExpiry = startSweeper(
+    // A subscription whose first charge expired or was canceled was never authorised: it expires too.
+    async () => {
+      await expireDueCharges(db);
+      await expireUnauthorised(db);
+    },
+    (err) => log.warn({ err }, 'pix expiry sweep failed'),
+  );
+  const orderAbandonment = startSweeper(
+    () => abandonDueOrders(db, config),
+    (err) => log.warn({ err }, 'order abandonment sweep failed'),
+  );
+  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
+  const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
+  const mail =
+    config.worker === 'inline' && config.smtp
+      ? startEmailWorker({ db, smtp: config.smtp, config, log })
+      : null;
+  // Meta conversion events, claimed like e-mails: any number of nodes send each once.
+  const conversions = config.worker === 'inline' ? startConversionWorker({ db, config, log }) : null;
+  // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
+  const liveProviders = attachLiveProviders(db, {
+    secret: config.secret,
+    connectTimeoutMs: config.pspConnectTimeoutMs,
+    requestTimeoutMs: config.pspRequestTimeoutMs,
+  });
+  const reconciler =
+    config.worker === 'inline'
+      ? startConfiguredReconciler(db, config, log, recurringChecks(db, config, log))
+      : null;
+  // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
+  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, log }) : null;
+  // Started after listening: a first prune of a large backlog must not delay readiness.
+  const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
+  return {
+    async stop() {
+      clearInterval(maintenance);
+      await pixExpiry.stop();
+      await orderAbandonment.stop();
+      await retention.stop();
+      await worker?.stop(); // in-flight attempts record their result
+      await mail?.stop();
+      await conversions?.stop();
+      await reconciler?.stop();
+      await cycles?.stop();
+      await liveProviders.close();
+    },
+  };
+}
+
+/** Said once per node at start: PSPs and buyers reach the service at this origin. */
+export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
+  if (
+    !config.publicUrl.startsWith('https:') &&
+    !/^http:\/\/(127\.|localhost|\[::1\])/.test(config.publicUrl)
+  ) {
+    // Plain http is fine on this machine only.
+    log.warn({ publicUrl: config.publicUrl }, 'STOREFRONT_PUBLIC_URL is not https; use https in production');
+  }
+}
+
+/** Builds the app on an open database and listens; `close` stops it and releases its connections. */
+async function listen(
+  config: Config,
+  db: Db,
+  options: { logger?: boolean; log: ServiceLog; renderMetrics?: () => Promise<string> },
+): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const { log, ...appOptions } = options;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
+  const app = await buildApp({ config, db: db.kysely, redis, poolStats: db.poolStats, ...appOptions });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A busy port must not leave connections open behind the failed start.
+    await app.close();
+    redis?.disconnect();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    app,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    async close() {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      redis?.disconnect();
+    },
+  };
+}
+
+/** One process: migrate, the Demo store, the node duties and the HTTP server. What `serve` runs by default. */
+export async function startService(
+  config: Config,
+  options: { logger?: boolean } = {},
+): Promise<RunningService> {
+  const log = pino({ level: config.logLevel });
+  const db = await openServingDatabase(config.databaseUrl, log);
+  const http = await listen(config, db, { ...options, log }).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
+  const demo = await ensureDemoStore(db.kysely);
+  warnIfPublicUrlIsPlain(config, http.app.log);
+  const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
+  return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
+}
+
+/**
+ * One of several HTTP processes (STOREFRONT_PROCESSES > 1): the primary has migrated and runs the
+ * node duties, so this only serves requests on the database.
+ */
+export async function startHttpProcess(
+  config: Config,
+  renderMetrics?: () => Promise<string>,
+): Promise<Omit<RunningService, 'demo'>> {
+  const log = pino({ level: config.logLevel });
+  const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
+  const http = await listen(config, db, { log, ...(renderMetrics ? { renderMetrics } : {}) });
+  return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
+}
+
+/** Runs the steps in order the first time; later calls get the same promise. */
+function once(...steps: Array<() => Promise<void>>): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => {
+    closing ??= (async () => {
+      for (const step of steps) await step();
+    })();
+    return closing;
+  };
+}

@@ -1,0 +1,241 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import { newUuid } from '../../platform/values/ids.js';
+import { nowIso } from '../../platform/values/time.js';
+import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
+import { isPostgres } from '../../platform/db/sql-dialect.js';
+import { insertInvite } from './invites.js';
+import type { Role } from './roles.js';
+import { emailKey, isEmail } from './users.js';
+
+/** Why a team change was refused; `code` lets the CLI and the dashboard word it each their way. */
+export class TeamError extends Error {
+  constructor(
+    readonly code: 'invalid_email' | 'already_member' | 'not_member' | 'last_owner',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TeamError';
+  }
+}
+
+export interface NewMember {
+  storeId: string;
+  email: string;
+  role: Role;
+  /** A ready scrypt hash (`--password-file`), set only on an account that has no password yet. */
+  passwordHash?: string;
+  /** Make an invite link when the person has no password yet. */
+  invite?: boolean;
+}
+
+export interface AddedMember {
+  id: string;
+  email: string;
+  store_id: string;
+  role: Role;
+  /** Present when an invite was asked for and the person has no password: the link's token. */
+  inviteToken?: string;
+}
+
+/**
+ * Adds a person to a store with a role: their account is made on first use of the e-mail (any case),
+ * an existing account just gains the membership and keeps its password. An invite link is made only
+ * for an account without a password: an invite never resets someone's password.
+ */
+export async function addMember(db: Kysely<Database>, input: NewMember): Promise<AddedMember> {
+  const email = input.email.trim();
+  if (!isEmail(email)) throw new TeamError('invalid_email', `"${input.email}" is not an e-mail address`);
+  // A first use of the same e-mail by two requests at once: the second sees the first's user.
+  return retryOnUniqueViolation(2, () =>
+    db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      let user = await trx
+        .selectFrom('users')
+        .select(['id', 'email', 'password_hash'])
+        .where('email_key', '=', emailKey(email))
+        .executeTakeFirst();
+      if (!user) {
+        user = { id: newUuid(), email, password_hash: input.passwordHash ?? null };
+        await trx
+          .insertInto('users')
+          .values({
+            ...user,
+            email_key: emailKey(email),
+            totp_secret_sealed: null,
+            totp_last_step: null,
+            created_at: now,
+          })
+          .execute();
+      } else if (user.password_hash === null && input.passwordHash !== undefined) {
+        await trx
+          .updateTable('users')
+          .set({ password_hash: input.passwordHash })
+          .where('id', '=', user.id)
+          .execute();
+        user.password_hash = input.passwordHash;
+      }
+      const member = await trx
+        .selectFrom('memberships')
+        .select('role')
+        .where('user_id', '=', user.id)
+        .where('store_id', '=', input.storeId)
+        .executeTakeFirst();
+      if (member) throw new TeamError('already_member', `${user.email} is already a member of this store`);
+      await trx
+        .insertInto('memberships')
+        .values({ user_id: user.id, store_id: input.storeId, role: input.role, created_at: now })
+        .execute();
+      const added: AddedMember = {
+        id: user.id,
+        email: user.email,
+        store_id: input.storeId,
+        role: input.role,
+      };
+      if (input.invite && user.password_hash === null) {
+        added.inviteToken = await insertInvite(trx, user.id, input.storeId);
+      }
+      return added;
+    }),
+  );
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  role: Role;
+  /** Has not set a password yet (an invite is open or expired). */
+  pending: boolean;
+  two_step: boolean;
+  created_at: string;
+}
+
+export async function listMembers(db: Kysely<Database>, storeId: string): Promise<Member[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select([
+      'users.id',
+      'users.email',
+      'memberships.role',
+      'users.password_hash',
+      'users.totp_secret_sealed',
+      'memberships.created_at',
+    ])
+    .where('memberships.store_id', '=', storeId)
+    .orderBy('memberships.created_at', 'asc')
+    .orderBy('users.id', 'asc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    pending: row.password_hash === null,
+    two_step: row.totp_secret_sealed !== null,
+    created_at: row.created_at,
+  }));
+}
+
+/** A member of the store found by e-mail (any case), in the caller's transaction. */
+async function memberByEmail(trx: Kysely<Database>, storeId: string, email: string) {
+  const member = await trx
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'memberships.role'])
+    .where('memberships.store_id', '=', storeId)
+    .where('users.email_key', '=', emailKey(email))
+    .executeTakeFirst();
+  if (!member) throw new TeamError('not_member', `${email} is not a member of this store`);
+  return member;
+}
+
+/**
+ * Team changes of one store take turns: the store's row is locked (PostgreSQL; SQLite transactions
+ * here take the single write lock when they begin) before anything is read, so two owners demoting
+ * or removing each other at once are serialised: the second reads after the first committed and is
+ * refused, and the store never ends with no owner.
+ */
+async function lockStoreRow(trx: Kysely<Database>, storeId: string): Promise<void> {
+  await trx
+    .selectFrom('stores')
+    .select('id')
+    .where('id', '=', storeId)
+    .$if(isPostgres(trx), (q) => q.forUpdate())
+    .execute();
+}
+
+/** Refuses a change that would take the store's only owner away (after `lockStoreRow`). */
+async function keepAnOwner(
+  trx: Kysely<Database>,
+  storeId: string,
+  member: { email: string; role: Role },
+  what: string,
+): Promise<void> {
+  if (member.role !== 'owner') return;
+  const owners = await trx
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  if (Number(owners.n) <= 1) {
+    throw new TeamError('last_owner', `${member.email} is the store's only owner and cannot be ${what}`);
+  }
+}
+
+/**
+ * Takes a person out of a store: the membership, their sessions on this store and their open
+ * invites to it go at once. The last owner stays: a store always has someone who can run it.
+ */
+export async function removeMember(
+  db: Kysely<Database>,
+  storeId: string,
+  email: string,
+): Promise<{ id: string; email: string; role: Role }> {
+  return db.transaction().execute(async (trx) => {
+    await lockStoreRow(trx, storeId);
+    const member = await memberByEmail(trx, storeId, email);
+    await keepAnOwner(trx, storeId, member, 'removed');
+    await trx
+      .deleteFrom('memberships')
+      .where('store_id', '=', storeId)
+      .where('user_id', '=', member.id)
+      .execute();
+    await trx
+      .deleteFrom('dashboard_sessions')
+      .where('store_id', '=', storeId)
+      .where('user_id', '=', member.id)
+      .execute();
+    await trx
+      .deleteFrom('invites')
+      .where('store_id', '=', storeId)
+      .where('user_id', '=', member.id)
+      .execute();
+    return member;
+  });
+}
+
+/**
+ * Gives a member another role; it applies to their open sessions at their next request (a session
+ * reads the role from the membership). The last owner cannot step down. Answers the role before.
+ */
+export async function changeMemberRole(
+  db: Kysely<Database>,
+  storeId: string,
+  email: string,
+  role: Role,
+): Promise<{ id: string; email: string; from: Role; to: Role }> {
+  return db.transaction().execute(async (trx) => {
+    await lockStoreRow(trx, storeId);
+    const member = await memberByEmail(trx, storeId, email);
+    if (member.role === role) return { id: member.id, email: member.email, from: role, to: role };
+    await keepAnOwner(trx, storeId, member, 'demoted');
+    await trx
+      .updateTable('memberships')
+      .set({ role })
+      .where('store_id', '=', storeId)
+      .where('user_id', '=', member.id)
+      .execute();
+    return { id: member.id, email: member.email, from: member.role, to: role };
+  });
+}

@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import type { Database, DbBool } from '../../platform/db/schema.js';
+import { localDate } from '../../platform/values/local-date.js';
+import { storeTimezone } from '../kernel/store-timezone.js';
+
+/**
+ * One row per (store, mode, local day, product), and one for the store's whole day: counters that
+ * only ever grow by what happened, added in the transaction of the write they count, so the summary
+ * of a year reads at most 366 rows instead of the sales themselves. Counts are bigint: PostgreSQL
+ * returns them as strings, SQLite as numbers.
+ */
+export interface AnalyticsDailyTable {
+  store_id: string;
+  livemode: DbBool;
+  day: string;
+  /** '' for sales of charges made through the API without a product; ALL_PRODUCTS for the store's day. */
+  product_id: string;
+  page_views: number | string;
+  orders: number | string;
+  paid_orders: number | string;
+  sales: number | string;
+  gross_cents: number | string;
+  refunded_cents: number | string;
+}
+
+declare module '../../platform/db/schema.js' {
+  interface Tables {
+    analytics_daily: AnalyticsDailyTable;
+  }
+}
+
+/** The product of the row that sums all of a store's day, every product's and none's (never a UUID). */
+export const ALL_PRODUCTS = '*';
+
+export const COUNTERS = [
+  'page_views',
+  'orders',
+  'paid_orders',
+  'sales',
+  'gross_cents',
+  'refunded_cents',
+] as const;
+
+export type Counter = (typeof COUNTERS)[number];
+
+export interface DailyIncrement {
+  store_id: string;
+  livemode: DbBool;
+  day: string;
+  product_id: string;
+  add: Partial<Record<Counter, number>>;
+}
+
+/**
+ * Adds to the day's counters, of each product and of the store's whole day, creating the rows that
+ * do not exist yet (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`, the same on both databases), so
+ * writers in several processes and nodes never overwrite each other. Increments of one row are
+ * summed first, and rows go in key order: two writers lock the rows they share in the same order.
+ */
+export async function addToDailyTotals(
+  db: Kysely<Database>,
+  increments: readonly DailyIncrement[],
+): Promise<void> {
+  const rows = new Map<string, AnalyticsDailyTable & Record<Counter, number>>();
+  for (const increment of increments) {
+    for (const product_id of [increment.product_id, ALL_PRODUCTS]) {
+      const { store_id, livemode, day } = increment;
+      const key = `${store_id}|${livemode}|${day}|${product_id}`;
+      let row = rows.get(key);
+      if (!row) {
+        const zero = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number>;
+        rows.set(key, (row = { store_id, livemode, day, product_id, ...zero }));
+      }
+      for (const c of COUNTERS) row[c] += increment.add[c] ?? 0;
+    }
+  }
+  if (rows.size === 0) return;
+  await db
+    .insertInto('analytics_daily')
+    .values([...rows.keys()].sort().map((key) => rows.get(key)!))
+    .onConflict((conflict) =>
+      conflict
+        .columns(['store_id', 'livemode', 'day', 'product_id'])
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            COUNTERS.map((c) => [c, eb(eb.ref(`analytics_daily.${c}`), '+', eb.ref(`excluded.${c}`))]),
+          ),
+        ),
+    )
+    .execute();
+}
+
+/** What a counted fact says about itself: whose, which mode, which product, and when. */
+interface Fact {
+  store_id: string;
+  livemode: DbBool;
+  product_id: string | null;
+}
+
+/** One fact's counters, on the local day of `at` in its store's time zone, in the caller's transaction. */
+async function count(
+  trx: Kysely<Database>,
+  fact: Fact,
+  at: string,
+  add: Partial<Record<Counter, number>>,
+): Promise<void> {
+  const day = localDate(at, await storeTimezone(trx, fact.store_id));
+  await addToDailyTotals(trx, [
+    { store_id: fact.store_id, livemode: fact.livemode, day, product_id: fact.product_id ?? '', add },
+  ]);
+}
+
+/** An order placed on its page counts on its creation day; `-1` takes back one that never stood. */
+export function countOrder(
+  trx: Kysely<Database>,
+  order: Fact & { created_at: string },
+  delta: 1 | -1 = 1,
+): Promise<void> {
+  return count(trx, order, order.created_at, { orders: delta });
+}
+
+/**
+ * An approved sale counts on its payment day with its amount; a sale that completes a purchase-page
+ * order (it has the order's items) is also a paid order.
+ */
+export function countSale(
+  trx: Kysely<Database>,
+  sale: Fact & { created_at: string; amount_cents: number; items: string | null },
+): Promise<void> {
+  return count(trx, sale, sale.created_at, {
+    sales: 1,
+    paid_orders: sale.items === null ? 0 : 1,
+    gross_cents: sale.amount_cents,
+  });
+}
+
+/** A refund counts its amount on the refund's day; the sale still counts as made on its own. */
+export function countRefund(
+  trx: Kysely<Database>,
+  sale: Fact & { amount_cents: number },
+  refundedAt: string,
+): Promise<void> {
+  return count(trx, sale, refundedAt, { refunded_cents: sale.amount_cents });
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../platform/config/config.js';
+import type { Database } from '../../platform/db/schema.js';
+import { invalidRequest } from '../../platform/http/api-error.js';
+import type { Customer } from '../kernel/customer.js';
+import { countEmail } from '../../platform/metrics/metrics.js';
+import type { Sale, SalesTable } from '../sales/sale-object.js';
+import { nowIso } from '../../platform/values/time.js';
+import type { DeliveryEmailStatus } from './delivery-email-object.js';
+import { strangerMailRefusal } from './test-mail-policy.js';
+import type { DeliveryMail } from './test-mail-policy.js';
+import type { EmailJobsTable } from './email-jobs.js';
+
+/** Where a sale's delivery e-mail goes: its customer's address, if any. */
+export function recipientOf(sale: Pick<SalesTable, 'customer'>): string | null {
+  if (sale.customer === null) return null;
+  return (JSON.parse(sale.customer) as Customer).email ?? null;
+}
+
+function jobFor(sale: Pick<SalesTable, 'id' | 'store_id'>, now: string): EmailJobsTable {
+  return {
+    sale_id: sale.id,
+    store_id: sale.store_id,
+    attempts: 0,
+    next_attempt_at: now,
+    lease: null,
+    created_at: now,
+  };
+}
+
+/**
+ * Queues the delivery e-mail of a sale just inserted, in the sale's own transaction: call it from
+ * every path that creates an approved sale, right after inserting it, with that transaction. No
+ * e-mail address: nothing (`delivery_email` null). No SMTP_URL: `skipped`. A test sale paid by an
+ * anonymous visitor, for an address outside the store's team and the allow list: `skipped`, with the
+ * reason in `last_error`. Otherwise `pending`, with a job the worker picks up. Returns the row with its delivery e-mail, for the sale object and its
+ * `sale.approved` event.
+ */
+export async function queueDeliveryEmail(
+  trx: Kysely<Database>,
+  sale: SalesTable,
+  mail: DeliveryMail,
+): Promise<SalesTable> {
+  const recipient = recipientOf(sale);
+  if (recipient === null) return sale;
+  const refusal =
+    mail.smtp !== null && mail.onlyTo && sale.livemode === 0
+      ? await strangerMailRefusal(trx, sale.store_id, recipient, mail.onlyTo)
+      : null;
+  const status: DeliveryEmailStatus = mail.smtp === null || refusal !== null ? 'skipped' : 'pending';
+  await trx
+    .updateTable('sales')
+    .set({ delivery_email_status: status, delivery_email_last_error: refusal })
+    .where('id', '=', sale.id)
+    .execute();
+  if (status === 'pending') await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+  return {
+    ...sale,
+    delivery_email_status: status,
+    delivery_email_attempts: 0,
+    delivery_email_sent_at: null,
+    delivery_email_last_error: refusal,
+  };
+}
+
+/**
+ * Counts a sale's delivery e-mail skipped for want of SMTP_URL; call once the sale's transaction
+ * committed. Sent, retried and failed e-mails are counted by the worker that sends them.
+ */
+export function countSkippedEmail(sale: Sale): void {
+  if (sale.delivery_email?.status === 'skipped') countEmail('skipped');
+}
+
+/**
+ * Queues a sale's delivery e-mail again, for an attempt now and a fresh retry schedule; the sale says
+ * `pending` until it is settled. A job already waiting is pulled forward rather than doubled; one a
+ * worker is sending at this moment is left to finish (its result stands).
+ */
+export async function resendDeliveryEmail(
+  db: Kysely<Database>,
+  sale: SalesTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<SalesTable> {
+  if (recipientOf(sale) === null)
+    throw invalidRequest(
+      "This sale's customer has no e-mail address, so there is no delivery e-mail to send.",
+    );
+  if (sale.status === 'refunded')
+    throw invalidRequest('This sale is refunded; its delivery e-mail is not sent again.');
+  if (mail.smtp === null)
+    throw invalidRequest(
+      'Delivery e-mail is not configured on this service: set SMTP_URL and STOREFRONT_MAIL_FROM, then resend.',
+    );
+  const now = nowIso();
+  const job = jobFor(sale, now);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('email_jobs')
+      .values(job)
+      .onConflict((oc) =>
+        oc
+          .column('sale_id')
+          .doUpdateSet({ attempts: 0, next_attempt_at: now })
+          .where('email_jobs.lease', 'is', null),
+      )
+      .execute();
+    await trx
+      .updateTable('sales')
+      .set({ delivery_email_status: 'pending' })
+      .where('id', '=', sale.id)
+      .execute();
+  });
+  return { ...sale, delivery_email_status: 'pending' };
+}

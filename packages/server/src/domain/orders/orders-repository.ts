@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { fromBool } from '../../platform/db/schema.js';
+import type { Database } from '../../platform/db/schema.js';
+import { hashOrderToken } from './order-object.js';
+import type { OrderStatus, OrdersTable } from './order-object.js';
+
+/** Scoped by store and mode, like charges and sales: a test key never sees a live order. */
+export interface OrderScope {
+  storeId: string;
+  livemode: boolean;
+}
+
+/** Orders not yet settled: they can still be paid (an abandoned one through a renewed Pix). */
+export const UNPAID: OrderStatus[] = ['pending', 'abandoned'];
+
+export function findOrderByToken(db: Kysely<Database>, token: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('token_hash', '=', hashOrderToken(token))
+    .executeTakeFirst();
+}
+
+export function findOrder(db: Kysely<Database>, storeId: string, id: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface OrderFilters {
+  status?: OrderStatus | undefined;
+  productId?: string | undefined;
+  createdGte?: string | undefined;
+  createdLte?: string | undefined;
+}
+
+/** The API's listing of one store and mode, filtered in the database. */
+export function listOrdersQuery(db: Kysely<Database>, scope: OrderScope, filters: OrderFilters = {}) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('store_id', '=', scope.storeId)
+    .where('livemode', '=', fromBool(scope.livemode))
+    .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!))
+    .$if(filters.productId !== undefined, (q) => q.where('product_id', '=', filters.productId!))
+    .$if(filters.createdGte !== undefined, (q) => q.where('created_at', '>=', filters.createdGte!))
+    .$if(filters.createdLte !== undefined, (q) => q.where('created_at', '<=', filters.createdLte!));
+}
+
+export function findScopedOrder(db: Kysely<Database>, scope: OrderScope, id: string) {
+  return listOrdersQuery(db, scope).where('id', '=', id).executeTakeFirst();
+}
+
+export function findOrderByCharge(db: Kysely<Database>, storeId: string, chargeId: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('pix_charge_id', '=', chargeId)
+    .executeTakeFirst();
+}
+
+export async function insertOrder(db: Kysely<Database>, row: OrdersTable): Promise<void> {
+  await db.insertInto('orders').values(row).execute();
+}
+
+/** Points the order at its (new) charge; returns the row as it now is. */
+export function setOrderCharge(
+  db: Kysely<Database>,
+  row: OrdersTable,
+  chargeId: string,
+  holdUntil: string,
+): Promise<OrdersTable> {
+  return db
+    .updateTable('orders')
+    .set({ pix_charge_id: chargeId, hold_until: holdUntil })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteOrder(db: Kysely<Database>, row: OrdersTable): Promise<void> {
+  await db.deleteFrom('orders').where('store_id', '=', row.store_id).where('id', '=', row.id).execute();
+}
+
+/**
+ * pending or abandoned → paid once, naming its sale; one paid after it was abandoned is `recovered`.
+ * Returns the paid row, or undefined when something else settled it first.
+ */
+export function markOrderPaid(
+  db: Kysely<Database>,
+  row: OrdersTable,
+  saleId: string,
+  paidAt: string,
+): Promise<OrdersTable | undefined> {
+  return db
+    .updateTable('orders')
+    .set({
+      status: 'paid',
+      sale_id: saleId,
+      paid_at: paidAt,
+      recovered: sql<number>`case when status = 'abandoned' then 1 else 0 end`,
+    })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .where('status', 'in', UNPAID)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** pending → abandoned once (the sweep and the test-mode simulation race safely); the row, or undefined. */
+export function markOrderAbandoned(
+  db: Kysely<Database>,
+  row: Pick<OrdersTable, 'store_id' | 'id'>,
+  abandonedAt: string,
+): Promise<OrdersTable | undefined> {
+  return db
+    .updateTable('orders')
+    .set({ status: 'abandoned', abandoned_at: abandonedAt })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The unpaid order whose current charge the store canceled becomes `canceled`; the row, or undefined. */
+export function markOrderCanceled(
+  db: Kysely<Database>,
+  storeId: string,
+  chargeId: string,
+): Promise<OrdersTable | undefined> {
+  return db
+    .updateTable('orders')
+    .set({ status: 'canceled' })
+    .where('store_id', '=', storeId)
+    .where('pix_charge_id', '=', chargeId)
+    .where('status', 'in', UNPAID)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Pending orders placed at or before `placedBy`, oldest first, across stores: the sweep's work list. */
+export function findOrdersToAbandon(db: Kysely<Database>, placedBy: string, limit: number) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'store_id'])
+    .where('status', '=', 'pending')
+    .where('created_at', '<=', placedBy)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Claims the renewal of an order whose charge is over: of several clicks on "new Pix", one wins (the
+ * one that moves `hold_until` off the value all of them read); the others see the order as it becomes.
+ */
+export async function claimRenewal(
+  db: Kysely<Database>,
+  row: OrdersTable,
+  holdUntil: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ hold_until: holdUntil })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .where('status', 'in', UNPAID)
+    .where('hold_until', '=', row.hold_until)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

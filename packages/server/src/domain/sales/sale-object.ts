@@ -1,0 +1,161 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { type DbBool, toBool } from '../../platform/db/schema.js';
+import { Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { DeliveryEmail, toDeliveryEmail } from '../email/delivery-email-object.js';
+import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
+import { Customer } from '../kernel/customer.js';
+import { fromCents } from '../../platform/values/money.js';
+import { TrackingSchema, parseTracking } from '../kernel/tracking.js';
+
+export type SaleStatus = 'approved' | 'refunded';
+
+export interface SalesTable extends SaleDeliveryEmailColumns {
+  id: string;
+  store_id: string;
+  livemode: DbBool;
+  status: SaleStatus;
+  amount_cents: number;
+  /** `free` when a purchase-page order cost nothing and completed without a charge. */
+  payment_method: 'pix' | 'free';
+  pix_charge_id: string | null;
+  /** The paying Pix's end-to-end id: what a refund (`devolucao`) names. Internal. */
+  pix_end_to_end_id: string | null;
+  product_id: string | null;
+  customer: string | null;
+  /** JSON array of SaleItem; null for sales of charges made through the API (no items known). */
+  items: string | null;
+  /** JSON SaleCoupon, or null. */
+  coupon: string | null;
+  created_at: string;
+  refunded_at: string | null;
+  /** Live refunds (API 1.1.0): null until a refund is asked for. */
+  refund_status: RefundStatus | null;
+  /** Our `devolucao` id at the PSP, so a retried request does not refund twice. */
+  refund_id: string | null;
+  refund_requested_at: string | null;
+  refund_failure_reason: string | null;
+  /** When the reconciler next asks the PSP about a pending refund. */
+  refund_next_check_at: string | null;
+  /** JSON Tracking, from its order or charge (migration 0015; the database defaults it to `{}`). */
+  tracking?: string;
+  /** 1 when its order was paid after being abandoned (migration 0015; defaults to 0). */
+  recovered?: DbBool;
+  /** The subscription this sale bills (API 1.2.0), and which of its cycles (1 for the first payment). */
+  subscription_id: string | null;
+  cycle: number | null;
+}
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** The refund columns of a sale nobody asked to refund yet. */
+export const NO_REFUND = {
+  refund_status: null,
+  refund_id: null,
+  refund_requested_at: null,
+  refund_failure_reason: null,
+  refund_next_check_at: null,
+} as const;
+
+declare module '../../platform/db/schema.js' {
+  interface Tables {
+    sales: SalesTable;
+  }
+}
+
+export const SaleItem = Type.Object({
+  product_id: Type.String({ format: 'uuid' }),
+  nome: Type.String(),
+  amount: Type.Number({ description: 'BRL paid for this item (the main product after any coupon).' }),
+  kind: Type.Union([Type.Literal('product'), Type.Literal('order_bump')]),
+});
+export type SaleItem = Static<typeof SaleItem>;
+
+export const SaleCoupon = Type.Object({
+  code: Type.String(),
+  discount: Type.Number({ description: 'BRL taken off the main product.' }),
+});
+export type SaleCoupon = Static<typeof SaleCoupon>;
+
+export const Sale = Type.Object(
+  {
+    object: Type.Literal('sale'),
+    id: Type.String({ format: 'uuid' }),
+    status: Type.Union([Type.Literal('approved'), Type.Literal('refunded')]),
+    amount: Type.Number({ example: 22.5 }),
+    payment_method: Type.Union([Type.Literal('pix'), Type.Literal('free')], {
+      description: '`free` when a purchase-page order totalled 0 and completed without a charge.',
+    }),
+    pix_charge_id: Nullable(Type.String()),
+    product_id: Nullable(Type.String({ format: 'uuid' })),
+    customer: Nullable(Customer),
+    items: Type.Array(SaleItem, {
+      description: 'What a purchase-page order bought; empty for a charge created through the API.',
+    }),
+    coupon: Nullable(SaleCoupon),
+    tracking: TrackingSchema,
+    recovered: Type.Boolean({
+      description: 'Its purchase-page order was paid after being abandoned (API 1.2.0).',
+    }),
+    subscription_id: Nullable(
+      Type.String({ description: 'The subscription this sale bills (API 1.2.0); null for a one-off sale.' }),
+    ),
+    cycle: Nullable(
+      Type.Integer({
+        minimum: 1,
+        description: "Which of its subscription's cycles this sale pays: 1 for the first payment.",
+      }),
+    ),
+    livemode: Type.Boolean(),
+    created_at: Timestamp,
+    refunded_at: Nullable(Timestamp),
+    delivery_email: Nullable(DeliveryEmail),
+    refund: Nullable(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+          requested_at: Timestamp,
+          failure_reason: Nullable(Type.String()),
+        },
+        {
+          description:
+            'The refund asked for (API 1.1.0): a live refund is `pending` until the PSP settles it; null before any refund.',
+        },
+      ),
+    ),
+  },
+  { $id: 'Sale', title: 'Sale' },
+);
+
+export type Sale = Static<typeof Sale>;
+
+export function toSale(row: SalesTable): Sale {
+  return {
+    object: 'sale',
+    id: row.id,
+    status: row.status,
+    amount: fromCents(row.amount_cents),
+    payment_method: row.payment_method,
+    pix_charge_id: row.pix_charge_id,
+    product_id: row.product_id,
+    customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
+    items: row.items === null ? [] : (JSON.parse(row.items) as SaleItem[]),
+    coupon: row.coupon === null ? null : (JSON.parse(row.coupon) as SaleCoupon),
+    tracking: parseTracking(row.tracking),
+    recovered: row.recovered === 1,
+    subscription_id: row.subscription_id ?? null,
+    cycle: row.cycle ?? null,
+    livemode: toBool(row.livemode),
+    created_at: row.created_at,
+    refunded_at: row.refunded_at,
+    delivery_email: toDeliveryEmail(row),
+    refund:
+      row.refund_status === null
+        ? null
+        : {
+            status: row.refund_status,
+            requested_at: row.refund_requested_at!,
+            failure_reason: row.refund_failure_reason,
+          },
+  };
+}

@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
+import { reusedQuery } from '../../platform/db/reused-query.js';
+import type { Database, DbBool } from '../../platform/db/schema.js';
+import { newUuid } from '../../platform/values/ids.js';
+import { nowIso } from '../../platform/values/time.js';
+import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
+import { handleCandidate, handleFromName } from './handle.js';
+
+/** In which mode the store's purchase pages charge buyers: simulated (`test`) or real (`live`). */
+export type CheckoutMode = 'test' | 'live';
+
+export interface StoresTable {
+  id: string;
+  name: string;
+  /** Public, unique: the first segment of the store's purchase pages (`/p/<handle>/<slug>`). */
+  handle: string;
+  checkout_mode: CheckoutMode;
+  pix_key: string | null;
+  merchant_name: string | null;
+  merchant_city: string | null;
+  created_at: string;
+  /** IANA time zone the store's days are counted in (analytics); migration 0015. */
+  timezone: string;
+  /** The abandoned-order e-mail (off by default); a null subject or body is the default wording. */
+  recovery_email_enabled: DbBool;
+  recovery_email_delay_minutes: number;
+  recovery_email_subject: string | null;
+  recovery_email_body: string | null;
+  /** Meta Conversions API: the pixel, its access token sealed with the secret box (write-only). */
+  meta_pixel_id: string | null;
+  meta_access_token_sealed: string | null;
+  meta_test_event_code: string | null;
+  meta_browser_pixel: DbBool;
+}
+
+/** A new store's settings beyond its identity: the database's defaults (migration 0015). */
+export const DEFAULT_STORE_SETTINGS = {
+  timezone: 'America/Sao_Paulo',
+  recovery_email_enabled: 0,
+  recovery_email_delay_minutes: 60,
+  recovery_email_subject: null,
+  recovery_email_body: null,
+  meta_pixel_id: null,
+  meta_access_token_sealed: null,
+  meta_test_event_code: null,
+  meta_browser_pixel: 0,
+} as const;
+
+declare module '../../platform/db/schema.js' {
+  interface Tables {
+    stores: StoresTable;
+  }
+}
+
+export interface NewStore {
+  name: string;
+  /** Default: from the name, with `-2`, `-3`… when another store has it. */
+  handle?: string;
+  checkoutMode?: CheckoutMode;
+  pixKey?: string | null;
+  merchantName?: string | null;
+  merchantCity?: string | null;
+}
+
+export class HandleTakenError extends Error {
+  constructor(handle: string) {
+    super(`the handle "${handle}" is already used by another store`);
+    this.name = 'HandleTakenError';
+  }
+}
+
+const HANDLE_BATCH = 20;
+
+/** The first of `base`, `base-2`, `base-3`… that no store uses yet. */
+async function freeHandle(db: Kysely<Database>, base: string): Promise<string> {
+  for (let first = 1; ; first += HANDLE_BATCH) {
+    const candidates = Array.from({ length: HANDLE_BATCH }, (_, i) => handleCandidate(base, first + i));
+    const rows = await db.selectFrom('stores').select('handle').where('handle', 'in', candidates).execute();
+    const taken = new Set(rows.map((row) => row.handle));
+    const free = candidates.find((candidate) => !taken.has(candidate));
+    if (free !== undefined) return free;
+  }
+}
+
+async function handleTaken(db: Kysely<Database>, handle: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('stores').select('id').where('handle', '=', handle);
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * A store is born with its default checkout, in one transaction: it always has exactly one. A
+ * generated handle that a concurrent creation took first is simply generated again.
+ */
+export async function createStore(
+  db: Kysely<Database>,
+  input: NewStore,
+): Promise<{
+  id: string;
+  name: string;
+  handle: string;
+  checkout_mode: CheckoutMode;
+  default_checkout_id: string;
+}> {
+  return retryOnUniqueViolation(input.handle === undefined ? 5 : 1, () =>
+    db.transaction().execute(async (trx) => {
+      if (input.handle !== undefined && (await handleTaken(trx, input.handle))) {
+        throw new HandleTakenError(input.handle);
+      }
+      const store: StoresTable = {
+        id: newUuid(),
+        name: input.name,
+        handle: input.handle ?? (await freeHandle(trx, handleFromName(input.name))),
+        checkout_mode: input.checkoutMode ?? 'test',
+        pix_key: input.pixKey ?? null,
+        merchant_name: input.merchantName ?? null,
+        merchant_city: input.merchantCity ?? null,
+        created_at: nowIso(),
+        ...DEFAULT_STORE_SETTINGS,
+      };
+      await trx.insertInto('stores').values(store).execute();
+      const checkout = await insertDefaultCheckout(trx, store.id);
+      const { id, name, handle, checkout_mode } = store;
+      return { id, name, handle, checkout_mode, default_checkout_id: checkout.id };
+    }),
+  );
+}
+
+export function listStores(db: Kysely<Database>): Promise<StoresTable[]> {
+  return db.selectFrom('stores').selectAll().orderBy('created_at', 'asc').execute();
+}
+
+const selectStore = reusedQuery('select store', (db: Kysely<Database>, id: string) =>
+  db.selectFrom('stores').selectAll().where('id', '=', id),
+);
+
+export async function findStore(db: Kysely<Database>, id: string): Promise<StoresTable | undefined> {
+  return (await selectStore(db, id)).rows[0];
+}
+
+export function findStoreByHandle(db: Kysely<Database>, handle: string): Promise<StoresTable | undefined> {
+  return db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+}
+
+export async function countStores(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('stores')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface StoreChanges {
+  name?: string;
+  handle?: string;
+  checkoutMode?: CheckoutMode;
+  pixKey?: string;
+  merchantName?: string;
+  merchantCity?: string;
+}
+
+/** Changes only what is given; returns the updated store, or undefined when there is no such store. */
+export async function updateStore(
+  db: Kysely<Database>,
+  id: string,
+  changes: StoreChanges,
+): Promise<StoresTable | undefined> {
+  const set: Partial<StoresTable> = {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.handle !== undefined && { handle: changes.handle }),
+    ...(changes.checkoutMode !== undefined && { checkout_mode: changes.checkoutMode }),
+    ...(changes.pixKey !== undefined && { pix_key: changes.pixKey }),
+    ...(changes.merchantName !== undefined && { merchant_name: changes.merchantName }),
+    ...(changes.merchantCity !== undefined && { merchant_city: changes.merchantCity }),
+  };
+  if (changes.handle !== undefined && (await handleTaken(db, changes.handle, id))) {
+    throw new HandleTakenError(changes.handle);
+  }
+  if (Object.keys(set).length > 0) await db.updateTable('stores').set(set).where('id', '=', id).execute();
+  return findStore(db, id);
+}

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../platform/config/config.js';
+import type { Database } from '../platform/db/schema.js';
+import { ApiError } from '../platform/http/api-error.js';
+import { cancelCharge } from './cancel-charge.js';
+import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
+import { findCharge } from '../domain/pix/pix-charges-repository.js';
+import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import { endSubscription } from './subscription-outcomes.js';
+import type { SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
+import { findSubscription } from '../domain/subscriptions/subscriptions-repository.js';
+
+/**
+ * The merchant cancels (API or dashboard) → `canceled`, reason `merchant`, `subscription.canceled`.
+ * A pending one first loses its first charge (so the code can no longer pay and authorise it; a
+ * charge found paid at the PSP activates it instead, and it is then canceled as an active one). An
+ * authorised one is canceled at the PSP first (live: `PATCH /rec/{idRec}` `CANCELADA`), so nothing
+ * is billed after we say it ended. An ended subscription is 400.
+ */
+export async function cancelSubscription(
+  db: Kysely<Database>,
+  row: SubscriptionsTable,
+  mail: Pick<Config, 'smtp'>,
+): Promise<SubscriptionsTable> {
+  const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
+  let current = row;
+  if (current.status === 'pending') {
+    const charge = await findCharge(db, scope, current.first_charge_id);
+    if (charge && effectiveStatus(charge) === 'pending') {
+      await cancelCharge(db, charge, mail).catch((error: unknown) => {
+        // Paid, expired or canceled meanwhile: the subscription's state, read again, says what to end.
+        if (!(error instanceof ApiError) || error.statusCode !== 400 || error.code !== 'invalid_request')
+          throw error;
+      });
+    }
+    current = (await findSubscription(db, scope, row.id)) ?? current;
+  }
+  if ((current.status === 'active' || current.status === 'past_due') && current.id_rec !== null) {
+    const provider = await recurringProviderFor(db, scope);
+    await provider.cancelAuthorisation(current.id_rec);
+  }
+  return db
+    .transaction()
+    .execute((trx) => endSubscription(trx, current, ['pending', 'active', 'past_due'], 'merchant'));
+}

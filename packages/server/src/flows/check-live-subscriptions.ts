@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../platform/config/config.js';
+import { fromBool } from '../platform/db/schema.js';
+import type { Database } from '../platform/db/schema.js';
+import { nowIso } from '../platform/values/time.js';
+import { ApiError } from '../platform/http/api-error.js';
+import type { RecurringCallbackTarget } from '../channels/api/pix-callback-routes.js';
+import { claimDue } from '../domain/pix/live/reconcile-claim.js';
+import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/reconcile-schedule.js';
+import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
+import { storeToday } from '../domain/kernel/store-timezone.js';
+import { announceNewEvents } from '../platform/jobs/wake.js';
+import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type {
+  SubscriptionCyclesTable,
+  SubscriptionsTable,
+} from '../domain/subscriptions/subscription-object.js';
+import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
+
+const LIVE_OPEN: SubscriptionsTable['status'][] = ['pending', 'active', 'past_due'];
+
+/**
+ * A `/rec` or `/cobr` callback makes the live subscriptions and cycle charges it names due for a read
+ * at the PSP now, in the callback's transaction (passed to the callback routes in app.ts).
+ */
+export const markRecurringDue: RecurringCallbackTarget = async (trx, storeId, { idRecs, txids }) => {
+  const now = nowIso();
+  let due = 0n;
+  if (idRecs.length > 0) {
+    const result = await trx
+      .updateTable('subscriptions')
+      .set({ next_check_at: now })
+      .where('store_id', '=', storeId)
+      .where('livemode', '=', fromBool(true))
+      .where('id_rec', 'in', idRecs)
+      .where('status', 'in', LIVE_OPEN)
+      .executeTakeFirst();
+    due += result.numUpdatedRows;
+  }
+  if (txids.length > 0) {
+    const result = await trx
+      .updateTable('subscription_cycles')
+      .set({ next_check_at: now })
+      .where('store_id', '=', storeId)
+      .where('livemode', '=', fromBool(true))
+      .where('txid', 'in', txids)
+      .where('status', '=', 'scheduled')
+      .executeTakeFirst();
+    due += result.numUpdatedRows;
+  }
+  return Number(due);
+};
+
+/**
+ * The reconciler's Pix Automático reads: each due live cycle charge (`GET /cobr/{txid}`: paid → its
+ * sale; an attempt failed → counted once) and each due live authorisation (`GET /rec/{idRec}`: ended
+ * by the buyer or a PSP → canceled). What the PSP answers is the only thing that changes a row.
+ */
+export function recurringChecks(
+  db: Kysely<Database>,
+  mail: Pick<Config, 'smtp'>,
+  log: ReconcilerLog,
+): DueCheck[] {
+  const failed = (context: object, err: unknown) =>
+    err instanceof ApiError
+      ? log.info({ ...context, code: err.code, message: err.message }, 'pix automático check failed')
+      : log.error({ ...context, err }, 'pix automático check failed');
+
+  async function checkCycle(cycle: SubscriptionCyclesTable): Promise<void> {
+    const context = { cycle_id: cycle.id, store_id: cycle.store_id, txid: cycle.txid };
+    if (cycle.status !== 'scheduled') {
+      await db
+        .updateTable('subscription_cycles')
+        .set({ next_check_at: null })
+        .where('id', '=', cycle.id)
+        .execute();
+      return;
+    }
+    try {
+      const provider = await recurringProviderFor(db, { storeId: cycle.store_id, livemode: true });
+      const state = await provider.getCycleCharge(cycle.txid, cycle.amount_cents);
+      if (state.payment) {
+        await payCycle(db, cycle, state.payment, mail);
+        announceNewEvents();
+        log.info(
+          { ...context, end_to_end_id: state.payment.endToEndId },
+          'cycle payment confirmed by the PSP',
+        );
+        return;
+      }
+      // One failure per attempt: attempt n+1 follows the n-th retry asked for.
+      if (state.attemptFailed && cycle.failed_attempts === cycle.retries_requested) {
+        await failCycleAttempt(db, cycle, await storeToday(db, cycle.store_id));
+        announceNewEvents();
+        log.info({ ...context, psp_status: state.status }, 'cycle attempt failed at the PSP');
+      }
+    } catch (err) {
+      failed(context, err);
+    }
+    await db
+      .updateTable('subscription_cycles')
+      .set({ next_check_at: nextCycleCheckAt(cycle.created_at, cycle.due_date, new Date()) })
+      .where('id', '=', cycle.id)
+      .where('status', '=', 'scheduled')
+      .execute();
+  }
+
+  async function checkAuthorisation(row: SubscriptionsTable): Promise<void> {
+    const context = { subscription_id: row.id, store_id: row.store_id, id_rec: row.id_rec };
+    if (!LIVE_OPEN.includes(row.status) || row.id_rec === null) {
+      await db.updateTable('subscriptions').set({ next_check_at: null }).where('id', '=', row.id).execute();
+      return;
+    }
+    try {
+      const provider = await recurringProviderFor(db, { storeId: row.store_id, livemode: true });
+      const state = await provider.getAuthorisation(row.id_rec);
+      if ((state.status === 'CANCELADA' || state.status === 'REJEITADA') && state.endedBy !== null) {
+        await endAuthorisation(db, row, state.endedBy);
+        announceNewEvents();
+        log.info(
+          { ...context, ended_by: state.endedBy },
+          'authorisation ended at the PSP: subscription canceled',
+        );
+        return;
+      }
+    } catch (err) {
+      failed(context, err);
+    }
+    await db
+      .updateTable('subscriptions')
+      .set({ next_check_at: nextAuthorisationCheckAt(new Date()) })
+      .where('id', '=', row.id)
+      .where('status', 'in', LIVE_OPEN)
+      .execute();
+  }
+
+  return [
+    {
+      name: 'pix automático cycle charges',
+      claim: async (db, limit, leaseMs) =>
+        (await claimDue(db, 'subscription_cycles', 'next_check_at', limit, leaseMs)).map(
+          (cycle) => () => checkCycle(cycle),
+        ),
+    },
+    {
+      name: 'pix automático authorisations',
+      claim: async (db, limit, leaseMs) =>
+        (await claimDue(db, 'subscriptions', 'next_check_at', limit, leaseMs)).map(
+          (row) => () => checkAuthorisation(row),
+        ),
+    },
+  ];
+}

@@ -1,0 +1,271 @@
+import type { Kysely } from 'kysely';
+import { countOrder } from '../domain/analytics/daily-totals.js';
+import { CouponRefused, holdCoupon } from '../domain/coupons/coupon-holds.js';
+import type { Config } from '../platform/config/config.js';
+import type { DeliveryMail } from '../domain/email/test-mail-policy.js';
+import type { Database } from '../platform/db/schema.js';
+import { createCharge, retryKeyOf } from './create-charge.js';
+import { ProviderError } from '../domain/pix/live/provider-errors.js';
+import { createSubscription } from './create-subscription.js';
+import type { SubscriptionCustomer } from './create-subscription.js';
+import { findSubscriptionByCharge } from '../domain/subscriptions/subscriptions-repository.js';
+import type { Customer } from '../domain/kernel/customer.js';
+import { findCharge } from '../domain/pix/pix-charges-repository.js';
+import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
+import type { ProductsTable } from '../domain/catalogue/product-object.js';
+import { findProduct } from '../domain/catalogue/products-repository.js';
+import { countSkippedEmail } from '../domain/email/queue-delivery-email.js';
+import { approveSale } from './approve-sale.js';
+import type { Sale } from '../domain/sales/sale-object.js';
+import { newUuid } from '../platform/values/ids.js';
+import { fromCents, toCents } from '../platform/values/money.js';
+import { isoAfter, nowIso } from '../platform/values/time.js';
+import type { StoresTable } from '../domain/stores/stores.js';
+import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from '../domain/orders/order-object.js';
+import type { OrdersTable } from '../domain/orders/order-object.js';
+import { recordOrderEvent, sealOrderToken } from '../domain/orders/order-events.js';
+import type { OrderLinkConfig } from '../domain/orders/order-events.js';
+import { completeOrder } from './order-sale.js';
+import { priceOrder } from '../domain/orders/pricing.js';
+import {
+  claimRenewal,
+  deleteOrder,
+  insertOrder,
+  setOrderCharge,
+  UNPAID,
+} from '../domain/orders/orders-repository.js';
+import type { Tracking } from '../domain/kernel/tracking.js';
+
+/** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */
+export const ORDER_PIX_SECONDS = 30 * 60;
+
+export { CouponRefused };
+
+export interface NewOrder {
+  store: StoresTable;
+  product: ProductsTable;
+  customer: Customer;
+  bump: boolean;
+  coupon?: string | undefined;
+  /** The campaign parameters of the page's URL, as kept (`cleanTracking`). */
+  tracking: Tracking;
+  /** The buyer's request as the server saw it. */
+  client: { ip: string; userAgent: string | null };
+  /** A free order's delivery e-mail (its sale is approved at once), and the order page's link. */
+  config: PlaceOrderConfig;
+}
+
+export type PlaceOrderConfig = Pick<Config, 'smtp' | 'testMailAllow'> & OrderLinkConfig;
+
+/** The bump a product offers on its page: enabled, and naming an active product of the store. */
+export async function offeredBump(
+  db: Kysely<Database>,
+  product: ProductsTable,
+): Promise<ProductsTable | null> {
+  if (product.order_bump_enabled !== 1 || product.order_bump_product_id === null) return null;
+  const bump = await findProduct(db, product.store_id, product.order_bump_product_id);
+  return bump && bump.ativo === 1 ? bump : null;
+}
+
+/**
+ * Places a purchase-page order: the price of the product (less the coupon, never below 0) plus the
+ * bump when taken. A paid total gets an ordinary Pix charge in the store's checkout mode, made by the
+ * same service the API uses; a total of 0 completes at once with a `free` sale. Returns the order
+ * token, the only key to the order's page.
+ */
+export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise<{ token: string }> {
+  const { store, product } = input;
+  // A recurring product is sold as a subscription: its price each period, no bump, no coupon.
+  const recurring = product.recorrencia !== null;
+  if (recurring && input.coupon) throw new CouponRefused('Cupons não valem para assinaturas.');
+  const bump = input.bump && !recurring ? await offeredBump(db, product) : null;
+  const token = newOrderToken();
+  const now = new Date();
+  const { order, sale } = await db.transaction().execute(async (trx) => {
+    const held = input.coupon
+      ? await holdCoupon(trx, {
+          storeId: store.id,
+          code: input.coupon,
+          productId: product.id,
+          priceCents: product.preco_cents,
+        })
+      : null;
+    const price = priceOrder(product, bump, held);
+    const id = newUuid();
+    const row: OrdersTable = {
+      id,
+      store_id: store.id,
+      token_hash: hashOrderToken(token),
+      token_sealed: sealOrderToken(input.config, id, token),
+      livemode: store.checkout_mode === 'live' ? 1 : 0,
+      status: 'pending',
+      product_id: product.id,
+      items: JSON.stringify(price.items),
+      coupon_id: held?.coupon.id ?? null,
+      coupon: price.coupon === null ? null : JSON.stringify(price.coupon),
+      amount_cents: price.totalCents,
+      customer: JSON.stringify(input.customer),
+      tracking: JSON.stringify(input.tracking),
+      pix_charge_id: null,
+      hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
+      sale_id: null,
+      created_at: now.toISOString(),
+      paid_at: null,
+      abandoned_at: null,
+      recovered: 0,
+      recovery_email_status: null,
+      recovery_email_sent_at: null,
+      recovery_email_last_error: null,
+      client_ip: input.client.ip,
+      user_agent: input.client.userAgent?.slice(0, 1000) ?? null,
+    };
+    await insertOrder(trx, row);
+    await countOrder(trx, row);
+    if (row.amount_cents === 0) {
+      // A free test-mode order is an anonymous visitor's act, like the page's simulate: no relay.
+      const mail =
+        row.livemode === 1 ? input.config : { ...input.config, onlyTo: input.config.testMailAllow };
+      const free = await approveFreeOrder(trx, row, mail);
+      await recordOrderEvent(trx, input.config, 'order.created', free.order);
+      return { order: row, sale: free.sale };
+    }
+    return { order: row, sale: null };
+  });
+  if (sale) countSkippedEmail(sale);
+  if (order.amount_cents > 0) {
+    try {
+      const charge = await (recurring ? subscribeOrder(db, order) : chargeOrder(db, order));
+      // The order exists for the API once its Pix does: it and `order.created` commit together.
+      await db.transaction().execute(async (trx) => {
+        const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
+        await recordOrderEvent(trx, input.config, 'order.created', placed);
+      });
+    } catch (error) {
+      // No charge, no order: the coupon's hold and its count go with it, and the buyer may try again.
+      await db.transaction().execute(async (trx) => {
+        await deleteOrder(trx, order);
+        await countOrder(trx, order, -1);
+      });
+      throw error;
+    }
+  }
+  return { token };
+}
+
+/**
+ * A total of 0 needs no payment: the sale is approved at once, in the order's own transaction.
+ * Returns the order, paid, and its sale.
+ */
+async function approveFreeOrder(
+  trx: Kysely<Database>,
+  order: OrdersTable,
+  mail: DeliveryMail,
+): Promise<{ order: OrdersTable; sale: Sale }> {
+  const saleId = newUuid();
+  const now = nowIso();
+  const { order: paid, sale: fromOrder } = await completeOrder(trx, order, saleId, now);
+  const sale = await approveSale(
+    trx,
+    {
+      id: saleId,
+      store_id: order.store_id,
+      livemode: order.livemode,
+      amount_cents: 0,
+      payment_method: 'free',
+      pix_charge_id: null,
+      pix_end_to_end_id: null,
+      ...fromOrder,
+      customer: order.customer,
+      tracking: order.tracking,
+      created_at: now,
+    },
+    mail,
+  );
+  return { order: paid ?? order, sale };
+}
+
+/** Creates the order's Pix through the API's own charge service (the caller points the order at it). */
+async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
+  const items = orderItems(order);
+  const main = items.find((item) => item.kind === 'product')!;
+  const bump = items.find((item) => item.kind === 'order_bump');
+  const coupon = orderCoupon(order);
+  const { charge } = await createCharge(
+    db,
+    { storeId: order.store_id, livemode: order.livemode === 1 },
+    {
+      amount: fromCents(order.amount_cents),
+      product_id: main.product_id,
+      description: main.nome.slice(0, 140),
+      expires_in: ORDER_PIX_SECONDS,
+      customer: JSON.parse(order.customer) as Customer,
+      metadata: {
+        order_id: order.id,
+        product_id: main.product_id,
+        product: main.nome.slice(0, 500),
+        ...(bump && { order_bump_product_id: bump.product_id, order_bump: bump.nome.slice(0, 500) }),
+        ...(coupon && { coupon: coupon.code }),
+      },
+      tracking: JSON.parse(order.tracking) as Tracking,
+    },
+  ).catch((error: unknown) => {
+    if (error instanceof ProviderError) error.attempt.orderId = order.id;
+    throw error;
+  });
+  return charge;
+}
+
+/**
+ * A recurring product's order: a subscription through the API's own service, whose first charge
+ * (paying the first period and authorising the rest) becomes the order's Pix. The buyer sending the
+ * same order again after a failure (same product, same buyer) resumes the unfinished creation at
+ * the PSP rather than making a second authorisation.
+ */
+async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const body = {
+    product_id: order.product_id,
+    customer: JSON.parse(order.customer) as SubscriptionCustomer,
+  };
+  const created = await createSubscription(
+    db,
+    scope,
+    { ...body, tracking: JSON.parse(order.tracking) as Tracking },
+    { orderId: order.id, retryKey: `page:${retryKeyOf(scope, 'purchase-page', body)!}` },
+  );
+  return created.first_charge;
+}
+
+/**
+ * A new Pix for an order whose charge expired unpaid (same order, same token), an abandoned one too:
+ * paying it recovers the order. A limited coupon must
+ * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
+ * one charge. Returns false when there was nothing to renew.
+ */
+export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
+  if (!UNPAID.includes(order.status) || order.pix_charge_id === null) return false;
+  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
+  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const current = await findCharge(db, scope, order.pix_charge_id);
+  if (!current || effectiveStatus(current) !== 'expired') return false;
+  const holdUntil = isoAfter(ORDER_PIX_SECONDS * 1000);
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (order.coupon_id !== null) {
+      const main = orderItems(order).find((item) => item.kind === 'product')!;
+      await holdCoupon(trx, {
+        storeId: order.store_id,
+        code: orderCoupon(order)!.code,
+        productId: order.product_id,
+        priceCents: toCents(main.amount),
+        exceptOrderId: order.id,
+      });
+    }
+    return claimRenewal(trx, order, holdUntil);
+  });
+  if (claimed) {
+    const charge = await chargeOrder(db, order);
+    await setOrderCharge(db, order, charge.id, charge.expires_at);
+  }
+  return claimed;
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import { countRefund } from '../domain/analytics/daily-totals.js';
+import type { Database } from '../platform/db/schema.js';
+import { recordEvent } from '../platform/outbox/outbox.js';
+import type { Devolucao } from '../domain/pix/providers/pix-provider.js';
+import { nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
+import { nowIso } from '../platform/values/time.js';
+import { toSale } from '../domain/sales/sale-object.js';
+import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
+
+export interface RefundRequest {
+  refundId: string;
+  requestedAt: string;
+}
+
+/**
+ * Writes what the provider said about a refund, each outcome once (conditional updates):
+ * - `DEVOLVIDO`: the sale becomes `refunded`, `refund.status` `succeeded`, event `sale.refunded`,
+ *   and its amount is added to the day's refunded total;
+ * - `NAO_REALIZADO`: `refund.status` `failed` with the PSP's reason, event `sale.refund_failed`
+ *   (the sale stays approved and may be refunded again);
+ * - `EM_PROCESSAMENTO`: `refund.status` `pending`, checked again on the reconcile schedule.
+ * Returns the sale as it is afterwards.
+ */
+export async function applyRefundOutcome(
+  db: Kysely<Database>,
+  row: SalesTable,
+  request: RefundRequest,
+  devolucao: Pick<Devolucao, 'status' | 'reason'>,
+  scheduleMs?: readonly number[],
+): Promise<Sale> {
+  const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
+  const base = { refund_id: request.refundId, refund_requested_at: request.requestedAt };
+  // Only a refund not yet settled moves: a late or repeated answer changes nothing.
+  const open = (trx: Kysely<Database>) =>
+    trx
+      .updateTable('sales')
+      .where('id', '=', row.id)
+      .where('status', '=', 'approved')
+      .where((eb) =>
+        eb.or([
+          eb('refund_status', 'is', null),
+          eb('refund_status', '=', 'pending'),
+          eb('refund_id', '!=', request.refundId),
+        ]),
+      );
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    if (devolucao.status === 'EM_PROCESSAMENTO') {
+      const next = nextRefundCheckAt(request.requestedAt, new Date(now), scheduleMs);
+      const changes = {
+        ...base,
+        refund_status: 'pending' as const,
+        refund_failure_reason: null,
+        refund_next_check_at: next,
+      };
+      const result = await open(trx).set(changes).executeTakeFirst();
+      return toSale(result.numUpdatedRows > 0n ? { ...row, ...changes } : row);
+    }
+    const changes =
+      devolucao.status === 'DEVOLVIDO'
+        ? {
+            ...base,
+            status: 'refunded' as const,
+            refunded_at: now,
+            refund_status: 'succeeded' as const,
+            refund_failure_reason: null,
+            refund_next_check_at: null,
+          }
+        : {
+            ...base,
+            refund_status: 'failed' as const,
+            refund_failure_reason: devolucao.reason ?? 'The PSP could not return the payment.',
+            refund_next_check_at: null,
+          };
+    const result = await open(trx).set(changes).executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return toSale(row);
+    if (devolucao.status === 'DEVOLVIDO') await countRefund(trx, row, now);
+    const sale = toSale({ ...row, ...changes });
+    const type = devolucao.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
+    await recordEvent(trx, { ...scope, type, object: sale });
+    return sale;
+  });
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/schema.js';
+import { invalidRequest } from '../platform/http/api-error.js';
+import { pixProviderFor } from '../domain/pix/providers/index.js';
+import { nowIso } from '../platform/values/time.js';
+import { applyRefundOutcome } from './refund-outcome.js';
+import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
+
+/**
+ * Our `devolucao` id: the sale's id without dashes (32 characters), so a repeated PUT does not refund
+ * twice; a new attempt after a failed one gets `r2`, `r3`… (at most 35 characters, the standard's limit).
+ */
+export function nextRefundId(row: SalesTable): string {
+  const base = row.id.replace(/-/g, '');
+  if (row.refund_id === null) return base;
+  const attempt = /r(\d+)$/.exec(row.refund_id);
+  return `${base}r${attempt ? Number(attempt[1]) + 1 : 2}`;
+}
+
+/**
+ * Refunds a whole sale: the provider returns the Pix to the payer (`PUT /pix/{e2eid}/devolucao/{id}`;
+ * simulated and immediate for test keys). A live refund the PSP is still processing leaves the sale
+ * approved with `refund.status` `pending` until the PSP settles it (callback or reconciler).
+ */
+export async function refundSale(
+  db: Kysely<Database>,
+  row: SalesTable,
+  scheduleMs?: readonly number[],
+): Promise<Sale> {
+  if (row.status === 'refunded') throw invalidRequest('This sale is already refunded.');
+  if (row.refund_status === 'pending') {
+    throw invalidRequest(
+      'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
+    );
+  }
+  const provider = await pixProviderFor(db, { storeId: row.store_id, livemode: row.livemode === 1 });
+  const request = { refundId: nextRefundId(row), requestedAt: nowIso() };
+  const devolucao =
+    row.pix_end_to_end_id === null
+      ? ({ status: 'DEVOLVIDO', reason: null } as const) // no money moved, nothing to return
+      : await provider.refund({
+          endToEndId: row.pix_end_to_end_id,
+          refundId: request.refundId,
+          amountCents: row.amount_cents,
+        });
+  const sale = await applyRefundOutcome(db, row, request, devolucao, scheduleMs);
+  if (sale.status === 'approved' && sale.refund?.status !== 'pending' && sale.refund?.status !== 'failed') {
+    throw invalidRequest('This sale is already refunded.');
+  }
+  return sale;
+}

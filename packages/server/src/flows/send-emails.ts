@@ -1,0 +1,163 @@
+import type { Kysely } from 'kysely';
+import type { Config, SmtpSettings } from '../platform/config/config.js';
+import type { Database } from '../platform/db/schema.js';
+import type { WorkerLog } from '../domain/webhooks/delivery/worker.js';
+import { onNewEvents } from '../platform/jobs/wake.js';
+import { claimDueEmails } from '../domain/email/claim-emails.js';
+import { loadDeliveryEmail } from '../domain/email/delivery-content.js';
+import { DELIVERY_QUEUE, RECOVERY_QUEUE } from '../domain/email/email-queue.js';
+import type { EmailJob, EmailQueue } from '../domain/email/email-queue.js';
+import { recipientOf } from '../domain/email/queue-delivery-email.js';
+import { abandonEmail, recordEmailAttempt } from '../domain/email/record-email.js';
+import { loadRecoveryEmail } from '../domain/email/recovery-email.js';
+import { createMailer } from '../platform/mail/smtp-mailer.js';
+import type { MailerOptions, OutgoingEmail } from '../platform/mail/smtp-mailer.js';
+import { composeDeliveryEmail } from '../domain/email/template.js';
+import { countEmail } from '../platform/metrics/metrics.js';
+import { startPollLoop } from '../platform/jobs/poll-loop.js';
+
+export interface EmailWorkerOptions extends MailerOptions {
+  db: Kysely<Database>;
+  smtp: SmtpSettings;
+  /** The retry schedule, and what links to an order's page (the recovery e-mail). */
+  config: Pick<Config, 'emailRetryScheduleMs' | 'secret' | 'publicUrl'>;
+  log: WorkerLog;
+  /** How often the database is polled when idle (default 1 s); API writes wake the worker sooner. */
+  pollIntervalMs?: number;
+  /** E-mails in flight at once (default 8). */
+  concurrency?: number;
+}
+
+export interface EmailWorker {
+  /** Look for work now rather than at the next poll. */
+  wake(): void;
+  /** Stops claiming, lets the sends in flight finish and be recorded, then closes the connections. */
+  stop(): Promise<void>;
+}
+
+/** Longer than any one send can take (timeouts included), so a lease never runs out under a live send. */
+const LEASE_MS = 5 * 60_000;
+
+/** `<sale-<id>@<domain of STOREFRONT_MAIL_FROM>>`: one per sale, the same on a retry or a resend. */
+export function messageIdFor(saleId: string, smtp: Pick<SmtpSettings, 'fromDomain'>): string {
+  return `<sale-${saleId}@${smtp.fromDomain}>`;
+}
+
+/** What a job has to send, or why it has nothing to send (the job is then settled with that reason). */
+type Prepared = { email: OutgoingEmail } | { nothing: string; status?: 'failed' | 'skipped' };
+
+/**
+ * Sends queued e-mails: sales' delivery e-mails and abandoned orders' recovery e-mails. Any number of workers may run against one PostgreSQL database: each
+ * job is leased to one of them, and its result is written only under that lease, so no two workers
+ * send the same attempt.
+ */
+export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
+  const { db, smtp, config, log } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const concurrency = options.concurrency ?? 8;
+  const mailer = createMailer(smtp, { ...options, maxConnections: Math.min(concurrency, 4) });
+  const inFlight = new Set<Promise<void>>();
+
+  function wake(): void {
+    loop.wake();
+  }
+
+  async function prepareDelivery(job: EmailJob): Promise<Prepared> {
+    const source = await loadDeliveryEmail(db, job.id);
+    const to = source ? recipientOf(source.sale) : null;
+    if (!source || to === null) return { nothing: 'The sale has no e-mail address to send to.' };
+    if (source.sale.status === 'refunded')
+      return { nothing: 'The sale was refunded before its e-mail went out; nothing was sent.' };
+    return {
+      email: {
+        ...composeDeliveryEmail(source.input),
+        to: { name: source.input.customerName ?? '', address: to },
+        messageId: messageIdFor(source.sale.id, smtp),
+      },
+    };
+  }
+
+  async function prepareRecovery(job: EmailJob): Promise<Prepared> {
+    const source = await loadRecoveryEmail(db, config, job.id);
+    if (!source || source.to === null || source.email === null)
+      return { nothing: 'The order has no e-mail address or no page link to send.' };
+    // Never after the order is settled: a payment or a cancel that came first wins.
+    if (source.order.status === 'paid' || source.order.status === 'canceled')
+      return {
+        nothing: 'The order was paid or canceled before its recovery e-mail went out.',
+        status: 'skipped',
+      };
+    return {
+      email: {
+        ...source.email,
+        to: source.to,
+        messageId: `<order-${source.order.id}-recovery@${smtp.fromDomain}>`,
+      },
+    };
+  }
+
+  const queues: Array<{ queue: EmailQueue; prepare: (job: EmailJob) => Promise<Prepared> }> = [
+    { queue: DELIVERY_QUEUE, prepare: prepareDelivery },
+    { queue: RECOVERY_QUEUE, prepare: prepareRecovery },
+  ];
+
+  async function send(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob) {
+    const prepared = await prepare(job);
+    if ('nothing' in prepared) {
+      await abandonEmail(db, queue, job, prepared.nothing, prepared.status);
+      return;
+    }
+    const outcome = await mailer.send(prepared.email);
+    const recorded = await recordEmailAttempt(db, queue, job, outcome, config.emailRetryScheduleMs);
+    if (recorded.applied) countEmail(recorded.status === 'pending' ? 'retrying' : recorded.status);
+    const context = { [queue.key]: job.id, attempt: job.attempts + 1, status: recorded.status };
+    if (outcome.ok) log.debug(context, `${queue.name} e-mail sent`);
+    else
+      log.info(
+        { ...context, error: outcome.error, next_attempt_at: recorded.nextAttemptAt },
+        `${queue.name} e-mail not sent`,
+      );
+  }
+
+  function start(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob): void {
+    const running = send(queue, prepare, job)
+      .catch((err) =>
+        log.error({ err, [queue.key]: job.id }, `${queue.name} e-mail attempt could not be recorded`),
+      )
+      .finally(() => {
+        inFlight.delete(running);
+        // Claim again once half the slots are free: batches of claims, not one query per e-mail.
+        if (inFlight.size <= concurrency / 2) wake();
+      });
+    inFlight.add(running);
+  }
+
+  // Wakes that arrive during a round (API writes, finished sends) fold into one more round.
+  const loop = startPollLoop({
+    round: async () => {
+      for (const { queue, prepare } of queues) {
+        const free = concurrency - inFlight.size;
+        if (free <= 0) break;
+        for (const job of await claimDueEmails(db, queue, free, LEASE_MS)) start(queue, prepare, job);
+      }
+      return false;
+    },
+    pollIntervalMs,
+    log,
+    name: 'e-mail worker',
+  });
+  const unsubscribe = onNewEvents(wake);
+  let stopped: Promise<void> | null = null;
+  return {
+    wake,
+    stop() {
+      stopped ??= (async () => {
+        unsubscribe();
+        await loop.stop();
+        await Promise.all(inFlight);
+        mailer.close();
+      })();
+      return stopped;
+    },
+  };
+}
