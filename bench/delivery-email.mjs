@@ -84,7 +84,7 @@ async function runBench() {
   const { buildApp } = await importServerModule('channels/server/app.js');
   const { createStore } = await importServerModule('domain/stores/stores.js');
   const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
-  const { queueDeliveryEmail } = await importServerModule('domain/email/queue-delivery-email.js');
+  const { queueDeliveryEmail } = await importServerModule('flows/queue-delivery-email.js');
   const { startEmailWorker, messageIdFor } = await importServerModule('flows/send-emails.js');
   const { composeDeliveryEmail } = await importServerModule('domain/email/template.js');
   const { newUuid } = await importServerModule('platform/values/ids.js');

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
-import { queueRecoveryEmail } from '../domain/email/recovery-email.js';
+import { queueRecoveryEmail } from './queue-recovery-email.js';
 import { findStore } from '../domain/stores/stores.js';
-import { recordOrderEvent } from '../domain/orders/order-events.js';
-import type { OrderLinkConfig } from '../domain/orders/order-events.js';
+import { recordOrderEvent } from './record-order-event.js';
+import type { OrderLinkConfig } from '../domain/orders/order-links.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
 import { findOrdersToAbandon, markOrderAbandoned } from '../domain/orders/orders-repository.js';
 

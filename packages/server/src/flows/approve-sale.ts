@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { countSale } from '../domain/analytics/daily-totals.js';
 import { queueConversion } from '../domain/conversions/queue-conversion.js';
-import type { DeliveryMail } from '../domain/email/test-mail-policy.js';
+import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
-import type { SaleDeliveryEmailColumns } from '../domain/email/delivery-email-object.js';
-import { queueDeliveryEmail } from '../domain/email/queue-delivery-email.js';
+import type { SaleDeliveryEmailColumns } from '../domain/sales/delivery-email-object.js';
+import { queueDeliveryEmail } from './queue-delivery-email.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
 import type { StorefrontEvent } from '../platform/outbox/outbox.js';
 import { NO_REFUND, toSale } from '../domain/sales/sale-object.js';

@@ -10,7 +10,7 @@ import { effectiveStatus, toPixCharge } from '../domain/pix/pix-charge-object.js
 import type { PixCharge, PixChargesTable } from '../domain/pix/pix-charge-object.js';
 import { findCharge, markCanceled } from '../domain/pix/pix-charges-repository.js';
 import { markOrderCanceled } from '../domain/orders/orders-repository.js';
-import { dropRecoveryEmail } from '../domain/email/recovery-email.js';
+import { dropRecoveryEmail } from './queue-recovery-email.js';
 import { ProviderError } from '../domain/pix/live/provider-errors.js';
 import { pixProviderFor } from '../domain/pix/providers/index.js';
 

@@ -5,7 +5,7 @@ import type { OrdersTable } from '../domain/orders/order-object.js';
 import { findOrder } from '../domain/orders/orders-repository.js';
 import { parseTracking } from '../domain/kernel/tracking.js';
 import type { Customer } from '../domain/kernel/customer.js';
-import type { SaleItem } from '../domain/sales/sale-object.js';
+import type { SaleItem } from '../domain/kernel/line-items.js';
 import { findStore } from '../domain/stores/stores.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import type { ConversionEventsTable } from '../domain/conversions/conversion-event.js';

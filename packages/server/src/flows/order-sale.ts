@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { countRedemption } from '../domain/coupons/coupon-holds.js';
 import type { Database } from '../platform/db/schema.js';
-import { dropRecoveryEmail } from '../domain/email/recovery-email.js';
+import { dropRecoveryEmail } from './queue-recovery-email.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
 import { findOrderByCharge, markOrderPaid } from '../domain/orders/orders-repository.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DeliveryMail } from '../domain/email/test-mail-policy.js';
+import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
-import { countSkippedEmail } from '../domain/email/queue-delivery-email.js';
+import { countSkippedEmail } from './queue-delivery-email.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import { approveSaleRecorded } from './approve-sale.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { countOrder } from '../domain/analytics/daily-totals.js';
 import { CouponRefused, holdCoupon } from '../domain/coupons/coupon-holds.js';
 import type { Config } from '../platform/config/config.js';
-import type { DeliveryMail } from '../domain/email/test-mail-policy.js';
+import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
 import { createCharge, retryKeyOf } from './create-charge.js';
 import { ProviderError } from '../domain/pix/live/provider-errors.js';
@@ -14,7 +14,7 @@ import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
 import type { ProductsTable } from '../domain/catalogue/product-object.js';
 import { findProduct } from '../domain/catalogue/products-repository.js';
-import { countSkippedEmail } from '../domain/email/queue-delivery-email.js';
+import { countSkippedEmail } from './queue-delivery-email.js';
 import { approveSale } from './approve-sale.js';
 import type { Sale } from '../domain/sales/sale-object.js';
 import { newUuid } from '../platform/values/ids.js';
@@ -23,17 +23,13 @@ import { isoAfter, nowIso } from '../platform/values/time.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from '../domain/orders/order-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
-import { recordOrderEvent, sealOrderToken } from '../domain/orders/order-events.js';
-import type { OrderLinkConfig } from '../domain/orders/order-events.js';
+import { sealOrderToken } from '../domain/orders/order-links.js';
+import { recordOrderEvent } from './record-order-event.js';
+import type { OrderLinkConfig } from '../domain/orders/order-links.js';
 import { completeOrder } from './order-sale.js';
-import { priceOrder } from '../domain/orders/pricing.js';
-import {
-  claimRenewal,
-  deleteOrder,
-  insertOrder,
-  setOrderCharge,
-  UNPAID,
-} from '../domain/orders/orders-repository.js';
+import { priceOrder } from './price-order.js';
+import { claimRenewal, deleteOrder, insertOrder, setOrderCharge } from '../domain/orders/orders-repository.js';
+import { UNPAID } from '../domain/kernel/order-status.js';
 import type { Tracking } from '../domain/kernel/tracking.js';
 
 /** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */

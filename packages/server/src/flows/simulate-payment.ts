@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DeliveryMail } from '../domain/email/test-mail-policy.js';
+import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import { nowIso } from '../platform/values/time.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmailWorker } from '../../src/flows/send-emails.js';
 import type { EmailWorker } from '../../src/flows/send-emails.js';
 import { abandonDueOrders } from '../../src/flows/abandon-orders.js';
-import { parseTestMailAllow } from '../../src/domain/email/test-mail-policy.js';
+import { parseTestMailAllow } from '../../src/platform/config/test-mail-allow.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import type { ReceivedMail } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';

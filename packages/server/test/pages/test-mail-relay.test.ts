@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EmailWorker } from '../../src/flows/send-emails.js';
-import { parseTestMailAllow } from '../../src/domain/email/test-mail-policy.js';
+import { parseTestMailAllow } from '../../src/platform/config/test-mail-allow.js';
 import { startSmtpServer } from '../support/smtp-server.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';

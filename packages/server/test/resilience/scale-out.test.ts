@@ -10,7 +10,7 @@ import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
 import { SCOPES } from '../../src/platform/api-keys/scopes.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import type { Db } from '../../src/platform/db/database.js';
-import { EVENT_TYPES } from '../../src/domain/kernel/event-types.js';
+import { EVENT_TYPES } from '../../src/platform/outbox/event-types.js';
 import { randomBase62 } from '../../src/platform/values/ids.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';

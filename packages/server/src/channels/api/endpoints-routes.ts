@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EventTypeSchema } from '../../domain/kernel/event-types.js';
+import { EventTypeSchema } from '../../platform/outbox/event-types.js';
 import { invalidRequest, notFound } from '../../platform/http/api-error.js';
 import { sendCreation } from '../../platform/http/idempotency.js';
 import { PageQuery } from '../../platform/http/pagination.js';

@@ -6,8 +6,8 @@ import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';
 import { Event } from '../../domain/events/event-object.js';
 import type { EventsTable } from '../../platform/outbox/outbox.js';
-import { AnyEventTypeSchema } from '../../domain/kernel/event-types.js';
-import type { AnyEventType } from '../../domain/kernel/event-types.js';
+import { AnyEventTypeSchema } from '../../platform/outbox/event-types.js';
+import type { AnyEventType } from '../../platform/outbox/event-types.js';
 
 const ListEventsQuery = Type.Partial(
   Type.Object({

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { resendDeliveryEmail } from '../../domain/email/queue-delivery-email.js';
+import { resendDeliveryEmail } from '../../flows/queue-delivery-email.js';
 import { notFound } from '../../platform/http/api-error.js';
 import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';

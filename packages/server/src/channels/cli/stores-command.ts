@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { normalizePixSettings } from '../../domain/pix/pix-settings.js';
 import type { PixSettings, PixSettingsInput } from '../../domain/pix/pix-settings.js';
 import { checkoutModeProblem, isCheckoutMode } from '../../domain/stores/checkout-mode.js';
-import { handleProblem } from '../../domain/stores/handle.js';
+import { handleProblem } from '../../platform/values/handle.js';
 import {
   HandleTakenError,
   createStore,

@@ -15,9 +15,9 @@ import { orderCoupon, orderItems, ORDER_TOKEN_PATTERN } from '../../domain/order
 import type { OrdersTable } from '../../domain/orders/order-object.js';
 import { findOrderByToken } from '../../domain/orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../../flows/place-order.js';
-import { priceOrder } from '../../domain/orders/pricing.js';
+import { priceOrder } from '../../flows/price-order.js';
 import { ProviderError } from '../../domain/pix/live/provider-errors.js';
-import { orderPath } from '../../domain/orders/order-events.js';
+import { orderPath } from '../../domain/orders/order-links.js';
 import { cleanTracking } from '../../domain/kernel/tracking.js';
 import { simulatePayment } from '../../flows/simulate-payment.js';
 import { findProduct } from '../../domain/catalogue/products-repository.js';

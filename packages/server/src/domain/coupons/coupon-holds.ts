@@ -4,7 +4,7 @@ import { nowIso } from '../../platform/values/time.js';
 import { discountCents } from './coupon-object.js';
 import type { CouponsTable } from './coupon-object.js';
 import { findCouponByCode } from './coupons-repository.js';
-import { UNPAID } from '../orders/orders-repository.js';
+import { UNPAID } from '../kernel/order-status.js';
 
 /** Why a buyer's coupon is refused, in the buyer's language. */
 export class CouponRefused extends Error {

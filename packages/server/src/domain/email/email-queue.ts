@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { DeliveryEmailStatus } from './delivery-email-object.js';
+import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 
 /**
  * The service's e-mails wait in queues of one shape: a job per row they mail about (a sale's delivery

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
 import { retryDelayMs } from '../../platform/jobs/retry-schedule.js';
-import type { DeliveryEmailStatus } from './delivery-email-object.js';
+import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 import { queueDb } from './email-queue.js';
 import type { EmailJob, EmailQueue } from './email-queue.js';
 import type { SendOutcome } from '../../platform/mail/smtp-mailer.js';

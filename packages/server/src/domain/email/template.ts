@@ -1,3 +1,5 @@
+import type { ComposedEmail } from '../../platform/mail/smtp-mailer.js';
+import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../kernel/recovery-email-defaults.js';
 import escapeHtml from 'escape-html';
 import { formatBrl } from '../../platform/values/money.js';
 
@@ -18,11 +20,6 @@ export interface DeliveryEmailInput {
   body: string | null;
 }
 
-export interface ComposedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 const DEFAULT_SUBJECT = 'Compra aprovada: {{produto}}';
 const DEFAULT_GREETING =
@@ -112,10 +109,6 @@ export function composeDeliveryEmail(input: DeliveryEmailInput): ComposedEmail {
     }),
   });
 }
-
-export const DEFAULT_RECOVERY_SUBJECT = '{{nome}}, seu pedido de {{produto}} está esperando';
-export const DEFAULT_RECOVERY_BODY =
-  'Olá, {{nome}}!\n\nVocê começou a comprar {{produto}} ({{valor}}) em {{loja}}, mas o pagamento não foi concluído.\n\nPara finalizar, gere um novo Pix: {{link_pagamento}}';
 
 /** What an abandoned-order e-mail says, gathered from the order and its store at send time. */
 export interface RecoveryEmailInput {

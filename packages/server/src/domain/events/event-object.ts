@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/http/schemas.js';
-import { AnyEventTypeSchema } from '../kernel/event-types.js';
+import { AnyEventTypeSchema } from '../../platform/outbox/event-types.js';
 
 /** The event as delivered and served; `data.object` is the resource it is about. */
 export const Event = Type.Object(

@@ -4,15 +4,15 @@ import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../../platform/db/schema.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { Customer } from '../kernel/customer.js';
-import { SaleCoupon, SaleItem } from '../sales/sale-object.js';
+import { SaleCoupon, SaleItem } from '../kernel/line-items.js';
 import { fromCents } from '../../platform/values/money.js';
 import { TrackingSchema, parseTracking } from '../kernel/tracking.js';
+import type { OrderStatus } from '../kernel/order-status.js';
 
 /**
  * `abandoned`: unpaid 30 minutes after it was placed (it can still be paid: the buyer renews the Pix);
  * `canceled`: the store canceled its Pix.
  */
-export type OrderStatus = 'pending' | 'paid' | 'abandoned' | 'canceled';
 
 export type RecoveryEmailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
 import { hashOrderToken } from './order-object.js';
-import type { OrderStatus, OrdersTable } from './order-object.js';
+import type { OrdersTable } from './order-object.js';
+import { UNPAID } from '../kernel/order-status.js';
+import type { OrderStatus } from '../kernel/order-status.js';
 
 /** Scoped by store and mode, like charges and sales: a test key never sees a live order. */
 export interface OrderScope {
@@ -11,8 +13,6 @@ export interface OrderScope {
   livemode: boolean;
 }
 
-/** Orders not yet settled: they can still be paid (an abandoned one through a renewed Pix). */
-export const UNPAID: OrderStatus[] = ['pending', 'abandoned'];
 
 export function findOrderByToken(db: Kysely<Database>, token: string) {
   return db

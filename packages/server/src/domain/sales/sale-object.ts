@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../../platform/db/schema.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
-import { DeliveryEmail, toDeliveryEmail } from '../email/delivery-email-object.js';
-import type { SaleDeliveryEmailColumns } from '../email/delivery-email-object.js';
+import { DeliveryEmail, toDeliveryEmail } from './delivery-email-object.js';
+import type { SaleDeliveryEmailColumns } from './delivery-email-object.js';
 import { Customer } from '../kernel/customer.js';
 import { fromCents } from '../../platform/values/money.js';
 import { TrackingSchema, parseTracking } from '../kernel/tracking.js';
+import { SaleCoupon, SaleItem } from '../kernel/line-items.js';
 
 export type SaleStatus = 'approved' | 'refunded';
 
@@ -62,20 +63,6 @@ declare module '../../platform/db/schema.js' {
     sales: SalesTable;
   }
 }
-
-export const SaleItem = Type.Object({
-  product_id: Type.String({ format: 'uuid' }),
-  nome: Type.String(),
-  amount: Type.Number({ description: 'BRL paid for this item (the main product after any coupon).' }),
-  kind: Type.Union([Type.Literal('product'), Type.Literal('order_bump')]),
-});
-export type SaleItem = Static<typeof SaleItem>;
-
-export const SaleCoupon = Type.Object({
-  code: Type.String(),
-  discount: Type.Number({ description: 'BRL taken off the main product.' }),
-});
-export type SaleCoupon = Static<typeof SaleCoupon>;
 
 export const Sale = Type.Object(
   {

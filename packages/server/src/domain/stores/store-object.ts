@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../../platform/http/schemas.js';
 import { VISIBLE_TEXT_PATTERN } from '../../platform/http/text-patterns.js';
-import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../email/template.js';
+import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../kernel/recovery-email-defaults.js';
 import type { StoresTable } from './stores.js';
 
 export const MIN_RECOVERY_DELAY_MINUTES = 15;

@@ -5,7 +5,7 @@ import type { Database, DbBool } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
-import { handleCandidate, handleFromName } from './handle.js';
+import { handleCandidate, handleFromName } from '../../platform/values/handle.js';
 
 /** In which mode the store's purchase pages charge buyers: simulated (`test`) or real (`live`). */
 export type CheckoutMode = 'test' | 'live';

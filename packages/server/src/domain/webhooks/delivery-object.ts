@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { AnyEventTypeSchema } from '../kernel/event-types.js';
-import type { AnyEventType } from '../kernel/event-types.js';
+import { AnyEventTypeSchema } from '../../platform/outbox/event-types.js';
+import type { AnyEventType } from '../../platform/outbox/event-types.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 
 /** One row per delivery attempt; only the last HISTORY_LIMIT per endpoint are kept. */

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { DbBool } from '../../platform/db/schema.js';
-import { EventTypeSchema } from '../kernel/event-types.js';
-import type { EventType } from '../kernel/event-types.js';
+import { EventTypeSchema } from '../../platform/outbox/event-types.js';
+import type { EventType } from '../../platform/outbox/event-types.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 
 export const ENDPOINT_STATUSES = ['active', 'paused', 'disabled'] as const;

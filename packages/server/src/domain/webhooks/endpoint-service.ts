@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { EventType } from '../kernel/event-types.js';
+import type { EventType } from '../../platform/outbox/event-types.js';
 import { recordEvent } from '../../platform/outbox/outbox.js';
 import type { StorefrontEvent } from '../../platform/outbox/outbox.js';
 import type { SecretBox } from '../../platform/values/secret-box.js';

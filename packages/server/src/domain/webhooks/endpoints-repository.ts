@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { EventType } from '../kernel/event-types.js';
+import type { EventType } from '../../platform/outbox/event-types.js';
 import { nowIso } from '../../platform/values/time.js';
 import type { EndpointStatus, WebhookEndpointsTable } from './endpoint-object.js';
 import { isPostgres } from '../../platform/db/sql-dialect.js';

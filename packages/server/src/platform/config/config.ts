@@ -4,8 +4,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import addressparser from 'nodemailer/lib/addressparser';
-import { parseTestMailAllow } from '../../domain/email/test-mail-policy.js';
-import type { TestMailAllow } from '../../domain/email/test-mail-policy.js';
+import { parseTestMailAllow } from './test-mail-allow.js';
+import type { TestMailAllow } from './test-mail-allow.js';
 import { parseAllowedHosts } from '../outbound/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start. */

@@ -1,7 +1,12 @@
 import type { ConnectionOptions } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { SmtpSettings } from '../config/config.js';
-import type { ComposedEmail } from '../../domain/email/template.js';
+
+export interface ComposedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 export interface OutgoingEmail extends ComposedEmail {
   to: { name: string; address: string };

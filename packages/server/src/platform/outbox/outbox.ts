@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { reusedInsert } from '../db/reused-query.js';
 import type { Database } from '../db/schema.js';
 import { prefixedId } from '../values/ids.js';
-import type { AnyEventType } from '../../domain/kernel/event-types.js';
+import type { AnyEventType } from './event-types.js';
 
 export interface EventsTable {
   id: string;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
-import type { AnyEventType } from '../../../domain/kernel/event-types.js';
+import type { AnyEventType } from '../../../platform/outbox/event-types.js';
 import type { EventsTable } from '../../../platform/outbox/outbox.js';
 import type { WebhookEndpointsTable } from '../../../domain/webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../domain/webhooks/delivery-object.js';

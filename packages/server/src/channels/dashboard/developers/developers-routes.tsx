@@ -4,8 +4,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../../platform/api-k
 import { parseScopes } from '../../../platform/api-keys/scopes.js';
 import { isUuid } from '../../../platform/values/ids.js';
 import { createSecretBox } from '../../../platform/values/secret-box.js';
-import { EVENT_TYPES } from '../../../domain/kernel/event-types.js';
-import type { AnyEventType, EventType } from '../../../domain/kernel/event-types.js';
+import { EVENT_TYPES } from '../../../platform/outbox/event-types.js';
+import type { AnyEventType, EventType } from '../../../platform/outbox/event-types.js';
 import { findStoreEndpoint } from '../../../domain/webhooks/endpoints-repository.js';
 import {
   WebhookRuleError,

@@ -1,6 +1,6 @@
 import type { ApiKeyInfo } from '../../../platform/api-keys/api-keys.js';
 import { SCOPES } from '../../../platform/api-keys/scopes.js';
-import { EVENT_TYPES } from '../../../domain/kernel/event-types.js';
+import { EVENT_TYPES } from '../../../platform/outbox/event-types.js';
 import type { WebhookEndpointsTable } from '../../../domain/webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../domain/webhooks/delivery-object.js';
 import { Field, Notice, PostForm, Section, TableFrame, DateTime } from '../views/components.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { parseTracking } from '../../../domain/kernel/tracking.js';
 import type { Customer } from '../../../domain/kernel/customer.js';
-import type { SaleCoupon } from '../../../domain/sales/sale-object.js';
+import type { SaleCoupon } from '../../../domain/kernel/line-items.js';
 import { filteredSales } from './sales-filter.js';
 import type { ListedSale, SaleCursor, SalesQuery, SalesScope } from './sales-filter.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { resendDeliveryEmail } from '../../../domain/email/queue-delivery-email.js';
+import { resendDeliveryEmail } from '../../../flows/queue-delivery-email.js';
 import { ApiError } from '../../../platform/http/api-error.js';
 import { refundSale } from '../../../flows/refund-sale.js';
 import { toSale } from '../../../domain/sales/sale-object.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../../../domain/email/template.js';
+import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../../../domain/kernel/recovery-email-defaults.js';
 import { ApiError } from '../../../platform/http/api-error.js';
 import { bodyValidator } from '../../../platform/http/body-validator.js';
 import {

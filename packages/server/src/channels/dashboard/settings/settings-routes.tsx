@@ -4,7 +4,7 @@ import { SecretBoxError } from '../../../platform/values/secret-box.js';
 import { renderQrPng } from '../../../domain/pix/brcode/index.js';
 import { normalizePixSettings } from '../../../domain/pix/pix-settings.js';
 import { checkoutModeProblem, isCheckoutMode } from '../../../domain/stores/checkout-mode.js';
-import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../domain/stores/handle.js';
+import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../platform/values/handle.js';
 import { updateStoreSettings } from '../../../domain/stores/store-settings.js';
 import { findStore, HandleTakenError, updateStore } from '../../../domain/stores/stores.js';
 import { auditRequest, auditEveryStore } from '../../../domain/accounts/audit.js';

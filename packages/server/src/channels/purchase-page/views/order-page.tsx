@@ -1,4 +1,4 @@
-import type { SaleCoupon, SaleItem } from '../../../domain/sales/sale-object.js';
+import type { SaleCoupon, SaleItem } from '../../../domain/kernel/line-items.js';
 import { formatBrl } from '../../../platform/values/money.js';
 import { toCents } from '../../../platform/values/money.js';
 import type { AccessLink } from '../page-data.js';

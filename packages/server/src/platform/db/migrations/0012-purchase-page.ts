@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { handleCandidate, handleFromName } from '../../../domain/stores/handle.js';
+import { handleCandidate, handleFromName } from '../../values/handle.js';
 
 /**
  * The hosted purchase page: a store's public handle and checkout mode, coupons, the orders buyers

@@ -1,11 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../platform/config/config.js';
-import type { Database } from '../../platform/db/schema.js';
-import { queueConversion } from '../conversions/queue-conversion.js';
-import { recordEvent } from '../../platform/outbox/outbox.js';
 import { SecretBoxError, createSecretBox } from '../../platform/values/secret-box.js';
 import type { SecretBox } from '../../platform/values/secret-box.js';
-import { toOrder } from './order-object.js';
 import type { Order, OrdersTable } from './order-object.js';
 
 /** What order events and the recovery e-mail need to link to an order's page. */
@@ -45,19 +40,3 @@ export function orderUrl(
 
 /** An order event's object: the order as the API returns it, and the link a store can send on. */
 export type OrderEventObject = Order & { order_url: string | null };
-
-/**
- * Records `order.created` or `order.abandoned` in the caller's transaction (the change's own); a
- * created order also queues its Meta `InitiateCheckout` when the store has Meta set.
- */
-export async function recordOrderEvent(
-  trx: Kysely<Database>,
-  config: OrderLinkConfig,
-  type: 'order.created' | 'order.abandoned',
-  row: OrdersTable,
-): Promise<void> {
-  const object: OrderEventObject = { ...toOrder(row), order_url: orderUrl(config, row) };
-  await recordEvent(trx, { storeId: row.store_id, livemode: row.livemode === 1, type, object });
-  if (type === 'order.created')
-    await queueConversion(trx, { storeId: row.store_id, kind: 'InitiateCheckout', eventId: row.id });
-}

@@ -1,17 +1,17 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../platform/config/config.js';
-import type { Database } from '../../platform/db/schema.js';
-import type { OrdersTable } from '../orders/order-object.js';
-import { orderItems } from '../orders/order-object.js';
-import { orderUrl } from '../orders/order-events.js';
-import type { OrderLinkConfig } from '../orders/order-events.js';
-import type { Customer } from '../kernel/customer.js';
-import type { StoresTable } from '../stores/stores.js';
-import { isoAfter, nowIso } from '../../platform/values/time.js';
-import { RECOVERY_QUEUE } from './email-queue.js';
-import { mayMailFromTestMode } from './test-mail-policy.js';
-import type { ComposedEmail } from './template.js';
-import { composeRecoveryEmail } from './template.js';
+import type { Config } from '../platform/config/config.js';
+import type { Database } from '../platform/db/schema.js';
+import type { OrdersTable } from '../domain/orders/order-object.js';
+import { orderItems } from '../domain/orders/order-object.js';
+import { orderUrl } from '../domain/orders/order-links.js';
+import type { OrderLinkConfig } from '../domain/orders/order-links.js';
+import type { Customer } from '../domain/kernel/customer.js';
+import type { StoresTable } from '../domain/stores/stores.js';
+import { isoAfter, nowIso } from '../platform/values/time.js';
+import { RECOVERY_QUEUE } from '../domain/email/email-queue.js';
+import { mayMailFromTestMode } from '../domain/accounts/test-mail-policy.js';
+import type { ComposedEmail } from '../platform/mail/smtp-mailer.js';
+import { composeRecoveryEmail } from '../domain/email/template.js';
 
 /** Why an order's recovery e-mail is not to be sent, or null when it is. */
 async function skipReason(

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../platform/config/config.js';
-import type { Database } from '../../platform/db/schema.js';
-import { invalidRequest } from '../../platform/http/api-error.js';
-import type { Customer } from '../kernel/customer.js';
-import { countEmail } from '../../platform/metrics/metrics.js';
-import type { Sale, SalesTable } from '../sales/sale-object.js';
-import { nowIso } from '../../platform/values/time.js';
-import type { DeliveryEmailStatus } from './delivery-email-object.js';
-import { strangerMailRefusal } from './test-mail-policy.js';
-import type { DeliveryMail } from './test-mail-policy.js';
-import type { EmailJobsTable } from './email-jobs.js';
+import type { Config } from '../platform/config/config.js';
+import type { Database } from '../platform/db/schema.js';
+import { invalidRequest } from '../platform/http/api-error.js';
+import type { Customer } from '../domain/kernel/customer.js';
+import { countEmail } from '../platform/metrics/metrics.js';
+import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
+import { nowIso } from '../platform/values/time.js';
+import type { DeliveryEmailStatus } from '../domain/kernel/email-status.js';
+import { strangerMailRefusal } from '../domain/accounts/test-mail-policy.js';
+import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
+import type { EmailJobsTable } from '../domain/email/email-jobs.js';
 
 /** Where a sale's delivery e-mail goes: its customer's address, if any. */
 export function recipientOf(sale: Pick<SalesTable, 'customer'>): string | null {

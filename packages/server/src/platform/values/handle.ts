@@ -1,4 +1,4 @@
-import { slugify } from '../catalogue/slug.js';
+import { nthCandidate, slugOf } from './slug.js';
 
 export const HANDLE_MIN_LENGTH = 3;
 export const HANDLE_MAX_LENGTH = 40;
@@ -27,13 +27,9 @@ export function handleProblem(handle: string): string | null {
 export function handleFromName(name: string): string {
   // A name with no letter or digit at all (only emoji, say) is just a store.
   if (!/[a-z0-9]/i.test(name.normalize('NFD'))) return 'loja';
-  const base = slugify(name).slice(0, HANDLE_MAX_LENGTH).replace(/-+$/, '');
+  const base = slugOf(name, HANDLE_MAX_LENGTH);
   return base.length >= HANDLE_MIN_LENGTH ? base : `loja-${base}`;
 }
 
 /** The n-th candidate: the base, then `base-2`, `base-3`…, cut to fit the limit. */
-export function handleCandidate(base: string, n: number): string {
-  if (n === 1) return base;
-  const suffix = `-${n}`;
-  return `${base.slice(0, HANDLE_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
-}
+export const handleCandidate = (base: string, n: number): string => nthCandidate(base, n, HANDLE_MAX_LENGTH);

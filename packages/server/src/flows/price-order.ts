@@ -1,7 +1,7 @@
-import type { UsableCoupon } from '../coupons/coupon-holds.js';
-import type { ProductsTable } from '../catalogue/product-object.js';
-import type { SaleCoupon, SaleItem } from '../sales/sale-object.js';
-import { fromCents, toCents } from '../../platform/values/money.js';
+import type { UsableCoupon } from '../domain/coupons/coupon-holds.js';
+import type { ProductsTable } from '../domain/catalogue/product-object.js';
+import type { SaleCoupon, SaleItem } from '../domain/kernel/line-items.js';
+import { fromCents, toCents } from '../platform/values/money.js';
 
 export interface OrderPrice {
   items: SaleItem[];

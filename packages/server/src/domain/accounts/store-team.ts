@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { emailKey } from '../accounts/users.js';
+import { emailKey } from './users.js';
 import type { Database } from '../../platform/db/schema.js';
 
 /**

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 
-export type DeliveryEmailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 
 /**
  * The delivery e-mail's columns on `sales` (migration 0009). Optional in the row type so code that

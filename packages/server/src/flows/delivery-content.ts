@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
-import type { Customer } from '../kernel/customer.js';
-import type { SaleItem, SalesTable } from '../sales/sale-object.js';
-import type { DeliveryEmailInput, DeliveryItem } from './template.js';
+import type { Database } from '../platform/db/schema.js';
+import type { Customer } from '../domain/kernel/customer.js';
+import type { SalesTable } from '../domain/sales/sale-object.js';
+import type { SaleItem } from '../domain/kernel/line-items.js';
+import type { DeliveryEmailInput, DeliveryItem } from '../domain/email/template.js';
 
 /**
  * A subscription's words where the product has none of its own: its first payment says the

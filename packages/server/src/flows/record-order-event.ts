@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/schema.js';
+import { recordEvent } from '../platform/outbox/outbox.js';
+import { queueConversion } from '../domain/conversions/queue-conversion.js';
+import { toOrder } from '../domain/orders/order-object.js';
+import type { OrdersTable } from '../domain/orders/order-object.js';
+import { orderUrl } from '../domain/orders/order-links.js';
+import type { OrderEventObject, OrderLinkConfig } from '../domain/orders/order-links.js';
+
+/**
+ * Records `order.created` or `order.abandoned` in the caller's transaction (the change's own); a
+ * created order also queues its Meta `InitiateCheckout` when the store has Meta set.
+ */
+export async function recordOrderEvent(
+  trx: Kysely<Database>,
+  config: OrderLinkConfig,
+  type: 'order.created' | 'order.abandoned',
+  row: OrdersTable,
+): Promise<void> {
+  const object: OrderEventObject = { ...toOrder(row), order_url: orderUrl(config, row) };
+  await recordEvent(trx, { storeId: row.store_id, livemode: row.livemode === 1, type, object });
+  if (type === 'order.created')
+    await queueConversion(trx, { storeId: row.store_id, kind: 'InitiateCheckout', eventId: row.id });
+}
