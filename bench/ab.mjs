@@ -59,8 +59,8 @@ async function child(dist, scenarioName) {
   const databaseUrl = values.db === 'postgres' ? pgUrl : `sqlite:${join(dir, 'storefront.sqlite')}`;
   try {
     const { openDatabase } = await load('platform/db/database.js');
-    const { migrateToLatest } = await load('platform/db/migrate.js');
-    const { createStore } = await load('domain/stores/stores.js');
+    const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
+    const { createStore } = await load('flows/create-store.js');
     const { createApiKey } = await load('platform/api-keys/api-keys.js');
     const { SCOPES } = await load('platform/api-keys/scopes.js');
     const { loadConfig } = await load('platform/config/config.js');

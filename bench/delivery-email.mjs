@@ -79,10 +79,10 @@ async function runSmtpServer() {
 async function runBench() {
   const nodemailer = await importServerDependency('nodemailer');
   const { openDatabase } = await importServerModule('platform/db/database.js');
-  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrations/migrate.js');
   const { loadConfig } = await importServerModule('platform/config/config.js');
   const { buildApp } = await importServerModule('channels/server/app.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
   const { queueDeliveryEmail } = await importServerModule('flows/queue-delivery-email.js');
   const { startEmailWorker, messageIdFor } = await importServerModule('flows/send-emails.js');

@@ -28,7 +28,7 @@ const load = (path) => import(new URL(path, dist).href);
 const { buildApp } = await load('channels/server/app.js');
 const { loadConfig } = await load('platform/config/config.js');
 const { openDatabase } = await load('platform/db/database.js');
-const { migrateToLatest } = await load('platform/db/migrate.js');
+const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { createApiKey } = await load('platform/api-keys/api-keys.js');
 const { registerWebhook } = await load('domain/pix/live/provider-admin.js');
 const { startConfiguredReconciler } = await load('flows/reconcile-live-pix.js');

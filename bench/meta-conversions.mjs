@@ -64,9 +64,9 @@ async function runGraphServer() {
 
 async function runBench() {
   const { openDatabase } = await importServerModule('platform/db/database.js');
-  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrations/migrate.js');
   const { loadConfig } = await importServerModule('platform/config/config.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createSecretBox } = await importServerModule('platform/values/secret-box.js');
   const { metaTokenAssociatedData } = await importServerModule('domain/stores/store-settings.js');
   const { approveSale } = await importServerModule('flows/approve-sale.js');

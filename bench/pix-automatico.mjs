@@ -19,7 +19,7 @@ const fromSupport = buildTestSupport(['fake-psp.ts']);
 const { startFakePsp } = await fromSupport('fake-psp.js');
 
 const { openDatabase } = await load('platform/db/database.js');
-const { migrateToLatest } = await load('platform/db/migrate.js');
+const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { prefixedId, randomBase62 } = await load('platform/values/ids.js');
 const { attachLiveProviders } = await load('domain/pix/live/live-providers.js');
 

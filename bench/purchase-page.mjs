@@ -20,7 +20,7 @@ const rounds = Number(process.argv[2] ?? 20);
 const { buildApp } = await load('channels/server/app.js');
 const { loadConfig } = await load('platform/config/config.js');
 const { openDatabase } = await load('platform/db/database.js');
-const { migrateToLatest } = await load('platform/db/migrate.js');
+const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { ensureDemoStore } = await load('flows/demo-store.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'sf-page-bench-'));

@@ -22,8 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'storefront-reused-'));
 try {
   const url = `sqlite:${join(dir, 'storefront.sqlite')}`;
   const { openDatabase } = await load(newDist, 'platform/db/database.js');
-  const { migrateToLatest } = await load(newDist, 'platform/db/migrate.js');
-  const { createStore } = await load(newDist, 'domain/stores/stores.js');
+  const { migrateToLatest } = await load(newDist, 'platform/db/migrations/migrate.js');
+  const { createStore } = await load(newDist, 'flows/create-store.js');
   const setup = openDatabase(url);
   await migrateToLatest(setup.kysely);
   const store = await createStore(setup.kysely, { name: 'Loja' });

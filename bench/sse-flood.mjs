@@ -38,7 +38,7 @@ const pgUrl = values.postgres ?? null;
 const TOKENS_SCENARIO_B = 400;
 
 const { openDatabase } = await load('platform/db/database.js');
-const { migrateToLatest } = await load('platform/db/migrate.js');
+const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { ensureDemoStore } = await load('flows/demo-store.js');
 
 const place = await placeFor(pgUrl ? 'postgres' : 'sqlite', pgUrl);

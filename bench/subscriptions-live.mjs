@@ -11,7 +11,7 @@ const { startFakePsp } = await fromSupport('fake-psp.js');
 const { buildApp } = await load('channels/server/app.js');
 const { loadConfig } = await load('platform/config/config.js');
 const { openDatabase } = await load('platform/db/database.js');
-const { migrateToLatest } = await load('platform/db/migrate.js');
+const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { createApiKey } = await load('platform/api-keys/api-keys.js');
 
 const [n = 200] = process.argv.slice(2).map(Number);

@@ -77,10 +77,10 @@ async function runReceiver() {
 async function runBench() {
   const selfsigned = (await import('selfsigned')).default;
   const { openDatabase } = await importServerModule('platform/db/database.js');
-  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrations/migrate.js');
   const { loadConfig } = await importServerModule('platform/config/config.js');
   const { buildApp } = await importServerModule('channels/server/app.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
   const { recordEvent } = await importServerModule('platform/outbox/outbox.js');
   const { startDeliveryWorker } = await importServerModule('domain/webhooks/delivery/worker.js');

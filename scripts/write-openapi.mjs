@@ -48,7 +48,7 @@ async function generateDocument() {
       load('channels/server/app.js'),
       load('platform/config/config.js'),
       load('platform/db/database.js'),
-      load('platform/db/migrate.js'),
+      load('platform/db/migrations/migrate.js'),
       load('platform/http/openapi.js'),
     ]);
   const dir = mkdtempSync(join(tmpdir(), 'storefront-openapi-'));

@@ -23,10 +23,10 @@ export async function startDashboardBench({ size, config: overrides = {} }) {
   if (values.postgres && !pgUrl) throw new Error('--postgres needs STOREFRONT_TEST_DATABASE_URL');
 
   const { openDatabase } = await importServerModule('platform/db/database.js');
-  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrations/migrate.js');
   const { loadConfig } = await importServerModule('platform/config/config.js');
   const { buildApp } = await importServerModule('channels/server/app.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
   const { addMember } = await importServerModule('domain/accounts/team.js');
   const { hashPassword } = await importServerModule('domain/accounts/passwords.js');

@@ -54,8 +54,8 @@ async function hasTable(kysely, name) {
 /** Returns what the server and the scenarios need; `cleanup()` removes the database. */
 export async function prepareDatabase({ kind, pgUrl, seedCount }) {
   const { openDatabase } = await importServerModule('platform/db/database.js');
-  const { migrateToLatest } = await importServerModule('platform/db/migrate.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { migrateToLatest } = await importServerModule('platform/db/migrations/migrate.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createApiKey } = await importServerModule('platform/api-keys/api-keys.js');
   const { SCOPES } = await importServerModule('platform/api-keys/scopes.js');
 

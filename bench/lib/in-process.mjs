@@ -13,8 +13,8 @@ export const loadBuilt = (path) => import(new URL(path, dist).href);
 export async function openBenchStore({ scopes }) {
   const { loadConfig } = await loadBuilt('platform/config/config.js');
   const { openDatabase } = await loadBuilt('platform/db/database.js');
-  const { migrateToLatest } = await loadBuilt('platform/db/migrate.js');
-  const { createStore } = await loadBuilt('domain/stores/stores.js');
+  const { migrateToLatest } = await loadBuilt('platform/db/migrations/migrate.js');
+  const { createStore } = await loadBuilt('flows/create-store.js');
   const { createApiKey } = await loadBuilt('platform/api-keys/api-keys.js');
   const dir = mkdtempSync(join(tmpdir(), 'sf-bench-'));
   const url = `sqlite:${join(dir, 'bench.sqlite')}`;

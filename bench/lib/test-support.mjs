@@ -47,7 +47,7 @@ export const BENCH_CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 export async function liveBenchStore(db, secret, psp, fromSupport) {
   const { testPki } = await fromSupport('test-pki.js');
   const { RECEBEDOR_CONTA } = await fromSupport('fake-psp-rec.js');
-  const { createStore } = await importServerModule('domain/stores/stores.js');
+  const { createStore } = await importServerModule('flows/create-store.js');
   const { createSecretBox } = await importServerModule('platform/values/secret-box.js');
   const { saveProviderSettings } = await importServerModule('domain/pix/live/provider-settings.js');
   const store = await createStore(db, { name: 'Loja Bench', pixKey: BENCH_CHAVE });

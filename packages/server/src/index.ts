@@ -3,5 +3,5 @@ export type { AppDependencies } from './channels/server/app.js';
 export { loadConfig, ConfigError } from './platform/config/config.js';
 export type { Config } from './platform/config/config.js';
 export { openDatabase } from './platform/db/database.js';
-export { migrateToLatest } from './platform/db/migrate.js';
+export { migrateToLatest } from './platform/db/migrations/migrate.js';
 export { startService } from './channels/server/service.js';

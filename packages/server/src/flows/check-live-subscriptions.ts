@@ -4,7 +4,6 @@ import { fromBool } from '../platform/db/schema.js';
 import type { Database } from '../platform/db/schema.js';
 import { nowIso } from '../platform/values/time.js';
 import { ApiError } from '../platform/http/api-error.js';
-import type { RecurringCallbackTarget } from '../channels/api/pix-callback-routes.js';
 import { claimDue } from '../domain/pix/live/reconcile-claim.js';
 import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
@@ -23,7 +22,11 @@ const LIVE_OPEN: SubscriptionsTable['status'][] = ['pending', 'active', 'past_du
  * A `/rec` or `/cobr` callback makes the live subscriptions and cycle charges it names due for a read
  * at the PSP now, in the callback's transaction (passed to the callback routes in app.ts).
  */
-export const markRecurringDue: RecurringCallbackTarget = async (trx, storeId, { idRecs, txids }) => {
+export const markRecurringDue = async (
+  trx: Kysely<Database>,
+  storeId: string,
+  { idRecs, txids }: { idRecs: string[]; txids: string[] },
+): Promise<number> => {
   const now = nowIso();
   let due = 0n;
   if (idRecs.length > 0) {

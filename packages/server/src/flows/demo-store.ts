@@ -6,7 +6,8 @@ import { addMember } from '../domain/accounts/team.js';
 import { claimOnce } from '../platform/db/bootstrap-claims.js';
 import type { Database } from '../platform/db/schema.js';
 import { createProduct } from '../domain/catalogue/product-service.js';
-import { countStores, createStore } from '../domain/stores/stores.js';
+import { countStores } from '../domain/stores/stores.js';
+import { createStore } from './create-store.js';
 
 /** The demo store's name: its pages, e-mails and Pix code are in Portuguese, and so is it. */
 export const DEMO_STORE_NAME = 'Loja de demonstração';

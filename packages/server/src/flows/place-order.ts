@@ -28,7 +28,12 @@ import { recordOrderEvent } from './record-order-event.js';
 import type { OrderLinkConfig } from '../domain/orders/order-links.js';
 import { completeOrder } from './order-sale.js';
 import { priceOrder } from './price-order.js';
-import { claimRenewal, deleteOrder, insertOrder, setOrderCharge } from '../domain/orders/orders-repository.js';
+import {
+  claimRenewal,
+  deleteOrder,
+  insertOrder,
+  setOrderCharge,
+} from '../domain/orders/orders-repository.js';
 import { UNPAID } from '../domain/kernel/order-status.js';
 import type { Tracking } from '../domain/kernel/tracking.js';
 

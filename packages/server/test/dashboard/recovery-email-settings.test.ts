@@ -1,5 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
-import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../../src/domain/kernel/recovery-email-defaults.js';
+import {
+  DEFAULT_RECOVERY_BODY,
+  DEFAULT_RECOVERY_SUBJECT,
+} from '../../src/domain/kernel/recovery-email-defaults.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 
 /**

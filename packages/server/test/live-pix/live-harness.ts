@@ -5,7 +5,7 @@ import { startPixReconciler } from '../../src/flows/reconcile-live-pix.js';
 import type { Reconciler, ReconcilerOptions } from '../../src/flows/reconcile-live-pix.js';
 import type { ReceivingAccountInput } from '../../src/domain/pix/live/receiving-account.js';
 import { createSecretBox } from '../../src/platform/values/secret-box.js';
-import { createStore } from '../../src/domain/stores/stores.js';
+import { createStore } from '../../src/flows/create-store.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
 import { buildApp } from '../../src/channels/server/app.js';
 import { loadConfig } from '../../src/platform/config/config.js';
-import { createStore } from '../../src/domain/stores/stores.js';
+import { createStore } from '../../src/flows/create-store.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
 import { logLinesStream } from '../support/log-lines.js';

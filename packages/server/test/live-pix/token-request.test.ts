@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createStore } from '../../src/domain/stores/stores.js';
+import { createStore } from '../../src/flows/create-store.js';
 import { runCli } from '../support/cli.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp, FakeTokenEndpoint } from '../support/fake-psp.js';

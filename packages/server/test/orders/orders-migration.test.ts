@@ -5,7 +5,7 @@ import { Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { findOrder } from '../../src/domain/orders/orders-repository.js';
 import { toOrder } from '../../src/domain/orders/order-object.js';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
 import { SCOPES } from '../../src/platform/api-keys/scopes.js';
-import { createStore } from '../../src/domain/stores/stores.js';
+import { createStore } from '../../src/flows/create-store.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { callApi, startServe, startWorker } from '../support/service-process.js';

@@ -5,7 +5,7 @@ import { Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 
 describe('migration 0012 on a database with stores (SQLite)', () => {

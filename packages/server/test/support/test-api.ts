@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/platform/config/config.js';
 import type { Config } from '../../src/platform/config/config.js';
 import type { DialectName } from '../../src/platform/db/database.js';
 import type { Database } from '../../src/platform/db/schema.js';
-import { createStore } from '../../src/domain/stores/stores.js';
+import { createStore } from '../../src/flows/create-store.js';
 import { logLinesStream } from './log-lines.js';
 import { contractOf } from './contract.js';
 import { POSTGRES_URL, createTestDatabase } from './test-databases.js';

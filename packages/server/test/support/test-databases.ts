@@ -5,7 +5,7 @@ import type { Migration } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/database.js';
 import type { Db, DialectName } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { randomBase62 } from '../../src/platform/values/ids.js';
 
 export const POSTGRES_URL = process.env.STOREFRONT_TEST_DATABASE_URL || null;

@@ -6,13 +6,9 @@ import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';
 import { Checkout, toCheckout } from '../../domain/checkouts/checkout-object.js';
 import { CreateCheckoutBody, UpdateCheckoutBody } from '../../domain/checkouts/checkout-schemas.js';
-import {
-  archiveCheckout,
-  changeCheckout,
-  checkoutOr404,
-  createCheckout,
-  unarchiveCheckout,
-} from '../../domain/checkouts/checkout-service.js';
+import { changeCheckout, checkoutOr404, unarchiveCheckout } from '../../domain/checkouts/checkout-service.js';
+import { archiveCheckout } from '../../flows/archive-checkout.js';
+import { createCheckout } from '../../flows/create-checkout.js';
 import { listCheckoutsQuery } from '../../domain/checkouts/checkouts-repository.js';
 
 const ListCheckoutsQuery = Type.Partial(Type.Object(PageQuery), { additionalProperties: false });

@@ -9,7 +9,6 @@ import { cancelSubscription } from '../../flows/cancel-subscription.js';
 import { CreateSubscriptionBody, createSubscription } from '../../flows/create-subscription.js';
 import { simulateBuyerCancel, simulateFailure, simulateRenewal } from '../../flows/simulate-subscription.js';
 import {
-  CreatedSubscription,
   SUBSCRIPTION_ID_PATTERN,
   Subscription,
   SubscriptionStatusSchema,
@@ -21,6 +20,18 @@ import {
   listSubscriptionsQuery,
 } from '../../domain/subscriptions/subscriptions-repository.js';
 import type { SubscriptionScope } from '../../domain/subscriptions/subscriptions-repository.js';
+import { PixCharge } from '../../domain/pix/pix-charge-object.js';
+
+/** POST /subscriptions answers the subscription and its first charge. */
+const CreatedSubscription = Type.Object(
+  {
+    ...Subscription.properties,
+    // The Pix charge to show the buyer: its `copy_paste` and QR pay the first cycle and authorise the
+    // recurrence in one scan (Jornada 3).
+    first_charge: PixCharge,
+  },
+  { $id: 'CreatedSubscription', title: 'CreatedSubscription' },
+);
 
 const ListSubscriptionsQuery = Type.Partial(
   Type.Object({

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../../platform/config/config.js';
 import type { Config } from '../../platform/config/config.js';
 import { openDatabase } from '../../platform/db/database.js';
 import type { Db } from '../../platform/db/database.js';
-import { migrateToLatest } from '../../platform/db/migrate.js';
+import { migrateToLatest } from '../../platform/db/migrations/migrate.js';
 
 /** A bad configuration ends the process with a message naming the variable, not a stack trace. */
 export function loadConfigOrExit(): Config {
@@ -36,9 +36,4 @@ export function print(json: boolean, value: unknown, human: string): void {
 /** On stderr, so `--json` output stays one object; the command still succeeds. */
 export function warn(message: string): void {
   console.error(`storefront: warning: ${message}`);
-}
-
-export function fail(message: string): never {
-  console.error(`storefront: ${message}`);
-  process.exit(1);
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../platform/api-keys/api-keys.js';
 import { parseScopes } from '../../platform/api-keys/scopes.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { fail, print, withDatabase } from './context.js';
+import { print, withDatabase } from './context.js';
+import { fail } from '../server/fail.js';
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description('manage API keys (stored only as hashes)');

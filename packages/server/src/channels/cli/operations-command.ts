@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { MAX_RETENTION_DAYS } from '../../platform/config/config.js';
 import { backupSqlite } from '../../platform/db/backup.js';
 import { pruneOldRows } from '../../flows/retention.js';
-import { fail, loadConfigOrExit, print, withDatabase } from './context.js';
+import { loadConfigOrExit, print, withDatabase } from './context.js';
+import { fail } from '../server/fail.js';
 
 const PG_DUMP_ADVICE = `storefront backup copies SQLite databases only. For PostgreSQL, use its own tools:
   pg_dump --format=custom --file=storefront.dump "$DATABASE_URL"

@@ -16,7 +16,8 @@ import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../../domain/pix/l
 import type { TokenAuth, TokenFormat } from '../../domain/pix/live/token-request.js';
 import { createSecretBox } from '../../platform/values/secret-box.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { fail, print, warn, withDatabase } from './context.js';
+import { print, warn, withDatabase } from './context.js';
+import { fail } from '../server/fail.js';
 
 interface SetOptions {
   store: string;

@@ -5,15 +5,11 @@ import { normalizePixSettings } from '../../domain/pix/pix-settings.js';
 import type { PixSettings, PixSettingsInput } from '../../domain/pix/pix-settings.js';
 import { checkoutModeProblem, isCheckoutMode } from '../../domain/stores/checkout-mode.js';
 import { handleProblem } from '../../platform/values/handle.js';
-import {
-  HandleTakenError,
-  createStore,
-  findStore,
-  listStores,
-  updateStore,
-} from '../../domain/stores/stores.js';
+import { HandleTakenError, findStore, listStores, updateStore } from '../../domain/stores/stores.js';
+import { createStore } from '../../flows/create-store.js';
 import type { CheckoutMode, StoresTable } from '../../domain/stores/stores.js';
-import { fail, print, withDatabase } from './context.js';
+import { print, withDatabase } from './context.js';
+import { fail } from '../server/fail.js';
 
 interface PixOptions extends PixSettingsInput {
   json?: boolean;

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { runCycles } from '../../domain/subscriptions/cycle-scheduler.js';
 import type { CycleRunReport } from '../../domain/subscriptions/cycle-scheduler.js';
 import { isCalendarDate } from '../../platform/values/local-date.js';
-import { fail, print } from './context.js';
+import { print } from './context.js';
+import { fail } from '../server/fail.js';
 import { withProviders } from './pix-provider-command.js';
 
 function calendarDate(raw: string): string {

@@ -6,7 +6,8 @@ import { isRole, ROLES } from '../../domain/accounts/roles.js';
 import type { Role } from '../../domain/accounts/roles.js';
 import { addMember, listMembers, removeMember, TeamError } from '../../domain/accounts/team.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { fail, print, withDatabase } from './context.js';
+import { print, withDatabase } from './context.js';
+import { fail } from '../server/fail.js';
 
 /** The first line of the file, without its line ending: `echo secret > file` works. */
 function passwordFromFile(path: string): string {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { openServingDatabase } from '../../platform/db/migrate.js';
+import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
 import { startConversionWorker } from '../../flows/send-meta-conversions.js';

@@ -9,7 +9,7 @@ import {
 } from '../server/serve-lifecycle.js';
 import type { Config } from '../../platform/config/config.js';
 import { startRateLimitPrimary } from '../../platform/http/rate-limit.js';
-import { openServingDatabase } from '../../platform/db/migrate.js';
+import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import { watchProcess } from '../api/metrics-routes.js';
 import { startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../server/service.js';
 import { ensureDemoStore } from '../../flows/demo-store.js';

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { OrdersTable } from '../../domain/orders/order-object.js';
 import { accessLinksOf, orderStatusOf } from './page-data.js';
-import type { AccessLink, OrderState } from './page-data.js';
+import type { OrderState } from './page-data.js';
+import type { AccessLink } from './views/order-page.js';
 
 /** What `…/status` answers and the stream's `status` events carry. `gone`: the order no longer exists. */
 export interface OrderStatusJson {

@@ -15,6 +15,7 @@ import { HANDLE_PATTERN } from '../../platform/values/handle.js';
 import { findStore, findStoreByHandle } from '../../domain/stores/stores.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
 import { httpUrl } from '../../platform/html/page-security.js';
+import type { AccessLink } from './views/order-page.js';
 
 const SLUG = new RegExp(SLUG_PATTERN);
 const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -72,12 +73,6 @@ export function imageOrigins(urls: (string | null)[]): string[] {
   const origins = new Set<string>();
   for (const url of urls) if (url !== null) origins.add(new URL(url).origin);
   return [...origins];
-}
-
-/** A link the paid order page offers, named by its product. */
-export interface AccessLink {
-  name: string;
-  url: string;
 }
 
 export interface OrderState {

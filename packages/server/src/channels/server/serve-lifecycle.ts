@@ -1,9 +1,9 @@
 import type { Config } from '../../platform/config/config.js';
 import type { ServiceLog } from './service.js';
-import { DatabaseUnreachable } from '../../platform/db/migrate.js';
+import { DatabaseUnreachable } from '../../platform/db/migrations/migrate.js';
 import { DEMO_OWNER_EMAIL } from '../../flows/demo-store.js';
 import type { DemoStore } from '../../flows/demo-store.js';
-import { fail } from '../cli/context.js';
+import { fail } from './fail.js';
 
 const NOT_AN_ADDRESS = 'HOST is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)';
 const LISTEN_FAILURES: Record<string, string> = {

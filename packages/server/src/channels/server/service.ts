@@ -6,7 +6,7 @@ import { buildApp } from './app.js';
 import type { Config } from '../../platform/config/config.js';
 import { SERVING_TIMEOUTS, openDatabase } from '../../platform/db/database.js';
 import type { Db } from '../../platform/db/database.js';
-import { openServingDatabase } from '../../platform/db/migrate.js';
+import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import type { Database } from '../../platform/db/schema.js';
 import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.js';
 import { startConversionWorker } from '../../flows/send-meta-conversions.js';

@@ -4,7 +4,7 @@ import { recordEvent } from '../../platform/outbox/outbox.js';
 import { notFound } from '../../platform/http/api-error.js';
 import { toProduct } from './product-object.js';
 import type { ProductsTable } from './product-object.js';
-import type { WriteContext } from './product-service.js';
+import type { WriteContext } from '../kernel/write-context.js';
 import { findProduct, unlinkCheckout, updateProduct } from './products-repository.js';
 
 /*

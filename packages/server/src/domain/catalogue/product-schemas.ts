@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../../platform/http/pagination.js';
 import { Money, Nullable } from '../../platform/http/schemas.js';
-import { ProductRecorrenciaSchema, RetryPolicySchema } from './product-object.js';
+import { ProductRecorrenciaSchema, RetryPolicySchema } from '../kernel/recurrence.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../platform/http/text-patterns.js';
 
 export const SLUG_MAX_LENGTH = 60;

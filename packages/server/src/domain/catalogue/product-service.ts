@@ -16,12 +16,7 @@ import type { CreateProductBody, UpdateProductBody } from './product-schemas.js'
 import { findProduct, insertProduct, markInactive, updateProduct } from './products-repository.js';
 import { slugify } from './slug.js';
 import { checkStoreRules, freeSlug } from './store-rules.js';
-
-/** Who writes: the store every query is scoped by, and the mode its events carry. */
-export interface WriteContext {
-  storeId: string;
-  livemode: boolean;
-}
+import type { WriteContext } from '../kernel/write-context.js';
 
 /**
  * A generated codigo or slug can collide with a concurrent creation in the same store; the unique

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { invalidRequest } from '../../platform/http/api-error.js';
-import { findCheckout } from '../checkouts/checkouts-repository.js';
 import type { UpdateProductBody } from './product-schemas.js';
 import { findProduct, slugTaken, takenSlugs } from './products-repository.js';
 import { slugCandidate } from './slug.js';
@@ -30,7 +29,15 @@ async function checkUsableCheckout(
     .where('archived', '=', 0)
     .executeTakeFirst();
   if (held.numUpdatedRows > 0n) return;
-  const archived = (await findCheckout(trx, storeId, checkoutId)) !== undefined;
+  // Not updated: archived, or not the store's at all (the row is read here, not through the
+  // checkouts module, which this rule must not import).
+  const archived =
+    (await trx
+      .selectFrom('checkouts')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('id', '=', checkoutId)
+      .executeTakeFirst()) !== undefined;
   throw invalidRequest(
     archived
       ? `Checkout '${checkoutId}' is archived and cannot be given to a product.`

@@ -3,8 +3,7 @@ import { isUuid } from '../../platform/values/ids.js';
 import type { Database } from '../../platform/db/schema.js';
 import { recordEvent } from '../../platform/outbox/outbox.js';
 import { invalidRequest, notFound } from '../../platform/http/api-error.js';
-import { linkProductToCheckout, unlinkProductsFromCheckout } from '../catalogue/checkout-links.js';
-import type { WriteContext } from '../catalogue/product-service.js';
+import type { WriteContext } from '../kernel/write-context.js';
 import { toCheckout } from './checkout-object.js';
 import type { Checkout, CheckoutsTable } from './checkout-object.js';
 import type { CreateCheckoutBody, UpdateCheckoutBody } from './checkout-schemas.js';
@@ -22,8 +21,6 @@ import type { CheckoutSettings } from './settings.js';
  * the caller's transaction, with the change's event (and a linked product's) committed together.
  */
 
-export type { WriteContext };
-
 export const settingsOf = (row: CheckoutsTable): CheckoutSettings =>
   JSON.parse(row.settings_json) as CheckoutSettings;
 
@@ -38,8 +35,11 @@ export async function checkoutOr404(
   return row;
 }
 
-/** A new checkout: omitted settings are the default checkout's current ones; `checkout.created`. */
-export async function createCheckout(
+/**
+ * A new checkout: omitted settings are the default checkout's current ones; `checkout.created`. The
+ * product it may be made for is linked by the flow that calls this (flows/create-checkout.ts).
+ */
+export async function addCheckout(
   trx: Kysely<Database>,
   ctx: WriteContext,
   body: CreateCheckoutBody,
@@ -53,7 +53,6 @@ export async function createCheckout(
   });
   const object = toCheckout(row);
   await recordEvent(trx, { storeId: ctx.storeId, type: 'checkout.created', livemode: ctx.livemode, object });
-  if (body.product_id) await linkProductToCheckout(trx, ctx, body.product_id, row.id);
   return object;
 }
 
@@ -72,22 +71,27 @@ export async function changeCheckout(
 }
 
 /**
- * Archives (idempotent: an archived one answers as it is, with no second event) and unlinks its
- * products, which fall back to the default checkout. The default checkout cannot be archived (400).
+ * Archives (idempotent: an archived one answers as it is, with no second event; `changed` says
+ * whether this call archived it, so its products are unlinked once). The default checkout cannot be
+ * archived (400).
  */
-export async function archiveCheckout(
+export async function setCheckoutArchived(
   trx: Kysely<Database>,
   ctx: WriteContext,
   row: CheckoutsTable,
-): Promise<Checkout> {
+): Promise<{ checkout: Checkout; changed: boolean }> {
   if (row.is_default === 1) throw invalidRequest('The default checkout cannot be archived.');
   const archived = await markArchived(trx, row);
   // Already archived (now or by a concurrent request): same answer, no second event.
-  if (!archived) return toCheckout({ ...row, archived: 1 });
-  const object = toCheckout(archived);
-  await recordEvent(trx, { storeId: ctx.storeId, type: 'checkout.archived', livemode: ctx.livemode, object });
-  await unlinkProductsFromCheckout(trx, ctx, row.id);
-  return object;
+  if (!archived) return { checkout: toCheckout({ ...row, archived: 1 }), changed: false };
+  const checkout = toCheckout(archived);
+  await recordEvent(trx, {
+    storeId: ctx.storeId,
+    type: 'checkout.archived',
+    livemode: ctx.livemode,
+    object: checkout,
+  });
+  return { checkout, changed: true };
 }
 
 /** Makes an archived checkout usable again (idempotent); `checkout.updated` when it changed. */

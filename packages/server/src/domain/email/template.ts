@@ -20,7 +20,6 @@ export interface DeliveryEmailInput {
   body: string | null;
 }
 
-
 const DEFAULT_SUBJECT = 'Compra aprovada: {{produto}}';
 const DEFAULT_GREETING =
   'Olá, {{nome}}!\n\nSeu pagamento de {{valor}} foi aprovado. Obrigado pela sua compra em {{loja}}!';

@@ -13,7 +13,6 @@ export interface OrderScope {
   livemode: boolean;
 }
 
-
 export function findOrderByToken(db: Kysely<Database>, token: string) {
   return db
     .selectFrom('orders')

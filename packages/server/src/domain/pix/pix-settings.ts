@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../platform/http/api-error.js';
-import type { StoresTable } from '../stores/stores.js';
 import { foldAndTruncate, foldToAscii } from './brcode/index.js';
 import { normalizePixKey } from './pix-key.js';
 
@@ -27,12 +26,21 @@ export function testPixKey(storeId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** The store's columns a receiver is made of. */
+export interface ReceivingStore {
+  id: string;
+  name: string;
+  pix_key: string | null;
+  merchant_name: string | null;
+  merchant_city: string | null;
+}
+
 /**
  * The receiver of a store's charges in one mode. Unset settings have defaults, so a new store can
  * charge in test mode at once: the name comes from the store name (folded to ASCII, cut to 25), the
  * city is São Paulo. Live charges need the store's own key.
  */
-export function pixReceiverFor(store: StoresTable, livemode: boolean): PixReceiver {
+export function pixReceiverFor(store: ReceivingStore, livemode: boolean): PixReceiver {
   const pixKey = livemode ? store.pix_key : testPixKey(store.id);
   if (pixKey === null) {
     throw new ApiError(

@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
-import { insertDefaultCheckout } from '../checkouts/checkouts-repository.js';
 import { reusedQuery } from '../../platform/db/reused-query.js';
 import type { Database, DbBool } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
-import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
 import { handleCandidate, handleFromName } from '../../platform/values/handle.js';
 
 /** In which mode the store's purchase pages charge buyers: simulated (`test`) or real (`live`). */
@@ -90,41 +88,26 @@ async function handleTaken(db: Kysely<Database>, handle: string, exceptId?: stri
 }
 
 /**
- * A store is born with its default checkout, in one transaction: it always has exactly one. A
- * generated handle that a concurrent creation took first is simply generated again.
+ * Inserts a store in the caller's transaction (flows/create-store.ts adds its default checkout in the
+ * same one). A handle asked for and taken is HandleTakenError; a generated one is the first free.
  */
-export async function createStore(
-  db: Kysely<Database>,
-  input: NewStore,
-): Promise<{
-  id: string;
-  name: string;
-  handle: string;
-  checkout_mode: CheckoutMode;
-  default_checkout_id: string;
-}> {
-  return retryOnUniqueViolation(input.handle === undefined ? 5 : 1, () =>
-    db.transaction().execute(async (trx) => {
-      if (input.handle !== undefined && (await handleTaken(trx, input.handle))) {
-        throw new HandleTakenError(input.handle);
-      }
-      const store: StoresTable = {
-        id: newUuid(),
-        name: input.name,
-        handle: input.handle ?? (await freeHandle(trx, handleFromName(input.name))),
-        checkout_mode: input.checkoutMode ?? 'test',
-        pix_key: input.pixKey ?? null,
-        merchant_name: input.merchantName ?? null,
-        merchant_city: input.merchantCity ?? null,
-        created_at: nowIso(),
-        ...DEFAULT_STORE_SETTINGS,
-      };
-      await trx.insertInto('stores').values(store).execute();
-      const checkout = await insertDefaultCheckout(trx, store.id);
-      const { id, name, handle, checkout_mode } = store;
-      return { id, name, handle, checkout_mode, default_checkout_id: checkout.id };
-    }),
-  );
+export async function insertStore(trx: Kysely<Database>, input: NewStore): Promise<StoresTable> {
+  if (input.handle !== undefined && (await handleTaken(trx, input.handle))) {
+    throw new HandleTakenError(input.handle);
+  }
+  const store: StoresTable = {
+    id: newUuid(),
+    name: input.name,
+    handle: input.handle ?? (await freeHandle(trx, handleFromName(input.name))),
+    checkout_mode: input.checkoutMode ?? 'test',
+    pix_key: input.pixKey ?? null,
+    merchant_name: input.merchantName ?? null,
+    merchant_city: input.merchantCity ?? null,
+    created_at: nowIso(),
+    ...DEFAULT_STORE_SETTINGS,
+  };
+  await trx.insertInto('stores').values(store).execute();
+  return store;
 }
 
 export function listStores(db: Kysely<Database>): Promise<StoresTable[]> {

@@ -1,4 +1,4 @@
-import type { Recorrencia } from '../catalogue/product-object.js';
+import type { Recorrencia } from '../kernel/recurrence.js';
 import { addDays, dayStartUtc } from '../../platform/values/local-date.js';
 import type { Periodicidade } from '../pix/providers/recurring-provider.js';
 

@@ -3,9 +3,8 @@ import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../../platform/db/schema.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { Customer } from '../kernel/customer.js';
-import { PixCharge } from '../pix/pix-charge-object.js';
-import { RecorrenciaSchema, RetryPolicySchema } from '../catalogue/product-object.js';
-import type { Recorrencia, RetryPolicy } from '../catalogue/product-object.js';
+import { RecorrenciaSchema, RetryPolicySchema } from '../kernel/recurrence.js';
+import type { Recorrencia, RetryPolicy } from '../kernel/recurrence.js';
 import { fromCents } from '../../platform/values/money.js';
 
 export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'past_due', 'canceled', 'expired'] as const;
@@ -129,17 +128,6 @@ export const Subscription = Type.Object(
   { $id: 'Subscription', title: 'Subscription' },
 );
 export type Subscription = Static<typeof Subscription>;
-
-/** POST /subscriptions answers the subscription and its first charge. */
-export const CreatedSubscription = Type.Object(
-  {
-    ...Subscription.properties,
-    // The Pix charge to show the buyer: its `copy_paste` and QR pay the first cycle and authorise the
-    // recurrence in one scan (Jornada 3).
-    first_charge: PixCharge,
-  },
-  { $id: 'CreatedSubscription', title: 'CreatedSubscription' },
-);
 
 export function toSubscription(row: SubscriptionsTable): Subscription {
   return {

@@ -2,14 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { CheckoutsTable } from '../../../domain/checkouts/checkout-object.js';
-import {
-  archiveCheckout,
-  changeCheckout,
-  createCheckout,
-  settingsOf,
-  unarchiveCheckout,
-} from '../../../domain/checkouts/checkout-service.js';
-import type { WriteContext } from '../../../domain/checkouts/checkout-service.js';
+import { changeCheckout, settingsOf, unarchiveCheckout } from '../../../domain/checkouts/checkout-service.js';
+import { archiveCheckout } from '../../../flows/archive-checkout.js';
+import { createCheckout } from '../../../flows/create-checkout.js';
+import type { WriteContext } from '../../../domain/kernel/write-context.js';
 import {
   findCheckout,
   findDefaultCheckout,

@@ -1,7 +1,8 @@
 import { formatBrl } from '../../../platform/values/money.js';
 import type { CheckoutsTable } from '../../../domain/checkouts/checkout-object.js';
-import type { ProductsTable, Recorrencia, RetryPolicy } from '../../../domain/catalogue/product-object.js';
-import { RECORRENCIAS } from '../../../domain/catalogue/product-object.js';
+import type { ProductsTable } from '../../../domain/catalogue/product-object.js';
+import type { Recorrencia, RetryPolicy } from '../../../domain/kernel/recurrence.js';
+import { RECORRENCIAS } from '../../../domain/kernel/recurrence.js';
 import type { RefusedForm } from '../shell/form-values.js';
 import {
   ArchiveButton,

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../../../domain/kernel/recovery-email-defaults.js';
+import {
+  DEFAULT_RECOVERY_BODY,
+  DEFAULT_RECOVERY_SUBJECT,
+} from '../../../domain/kernel/recovery-email-defaults.js';
 import { ApiError } from '../../../platform/http/api-error.js';
 import { bodyValidator } from '../../../platform/http/body-validator.js';
 import {

@@ -1,9 +1,14 @@
 import type { SaleCoupon, SaleItem } from '../../../domain/kernel/line-items.js';
 import { formatBrl } from '../../../platform/values/money.js';
 import { toCents } from '../../../platform/values/money.js';
-import type { AccessLink } from '../page-data.js';
 import { Layout } from './layout.js';
 import type { LayoutProps } from './layout.js';
+
+/** A link the paid order page offers, named by its product. */
+export interface AccessLink {
+  name: string;
+  url: string;
+}
 
 export type OrderPageStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 

@@ -1,8 +1,8 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationResultSet } from 'kysely';
-import { SERVING_TIMEOUTS, openDatabase } from './database.js';
-import type { Db, OpenOptions } from './database.js';
-import { migrations } from './migrations/index.js';
+import { SERVING_TIMEOUTS, openDatabase } from '../database.js';
+import type { Db, OpenOptions } from '../database.js';
+import { migrations } from './index.js';
 
 /**
  * On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one; with
