@@ -17,7 +17,8 @@ export function sourceFiles(dir = SRC) {
   });
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 /** Every relative import of every source file, resolved to the imported file. */
 export function importsOf(files) {
@@ -91,7 +92,9 @@ export function moduleGraph() {
   const imports = importsOf(files);
   const modules = [...new Set(files.map(moduleOf))].sort();
   const edgeKeys = new Set(
-    imports.filter((i) => moduleOf(i.from) !== moduleOf(i.to)).map((i) => `${moduleOf(i.from)}\0${moduleOf(i.to)}`),
+    imports
+      .filter((i) => moduleOf(i.from) !== moduleOf(i.to))
+      .map((i) => `${moduleOf(i.from)}\0${moduleOf(i.to)}`),
   );
   const edges = [...edgeKeys].map((k) => k.split('\0')).sort();
   return { files, modules, edges, cycles: cycles(edges), violations: imports.map(violation).filter(Boolean) };
