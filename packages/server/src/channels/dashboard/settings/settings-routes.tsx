@@ -17,7 +17,7 @@ import { addMember, changeMemberRole, removeMember, TeamError } from '../../../d
 import { matchTotp, newTotpSecret, totpUri } from '../../../domain/accounts/totp.js';
 import { findUser } from '../../../domain/accounts/users.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { inviteEmail } from './invite-email.js';
 import { metaFormChanges, metaRemoval } from './meta-settings.js';
 import { RECOVERY_EMAIL_SAVED, recoveryEmailRoutes } from './recovery-email.js';
@@ -99,7 +99,7 @@ const MODE_LABELS = { test: 'Teste', live: 'Produção' };
  * services as the CLI), the team and its invites, the person's password and two-step verification,
  * and the owners' audit log.
  */
-export const settingsPages = definePages('configuracoes', async (app, services) => {
+export const settingsScreen = defineScreen('settings', async (app, services) => {
   const { db, config } = app;
   const { secretBox, throttle } = services;
 
@@ -114,7 +114,7 @@ export const settingsPages = definePages('configuracoes', async (app, services) 
     const data = await loadSettings(db, request, auditBefore);
     return sendPage(request, reply, services, {
       title: 'Configurações',
-      nav: 'configuracoes',
+      nav: 'settings',
       status,
       body: (
         <SettingsPage data={data} state={state} owner={session.role === 'owner'} selfId={session.userId} />
