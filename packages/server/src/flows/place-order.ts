@@ -25,7 +25,7 @@ import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from '../domai
 import type { OrdersTable } from '../domain/orders/order-object.js';
 import { recordOrderEvent, sealOrderToken } from '../domain/orders/order-events.js';
 import type { OrderLinkConfig } from '../domain/orders/order-events.js';
-import { completeOrder } from './order-sale.js';
+import { completeOrder } from './complete-order.js';
 import { priceOrder } from '../domain/orders/pricing.js';
 import {
   claimRenewal,
