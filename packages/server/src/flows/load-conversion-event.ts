@@ -11,8 +11,8 @@ import type { StoresTable } from '../domain/stores/stores.js';
 import type { ConversionEventsTable } from '../domain/conversions/conversion-event.js';
 import type { EventSource } from '../domain/conversions/meta-payload.js';
 
-/** The purchase pages' prefix (pages-routes.ts); a product's page is `/p/<handle>/<slug>`. */
-const PAGES_PREFIX = '/p';
+/** The purchase page's prefix (purchase-page-routes.ts); a product's page is `/p/<handle>/<slug>`. */
+const PURCHASE_PAGE_PREFIX = '/p';
 
 export interface LoadedEvent {
   store: StoresTable | undefined;
@@ -46,7 +46,7 @@ async function pageUrlOf(
     .where('store_id', '=', store.id)
     .where('id', '=', productId)
     .executeTakeFirst();
-  return product ? new URL(`${PAGES_PREFIX}/${store.handle}/${product.slug}`, publicUrl).href : null;
+  return product ? new URL(`${PURCHASE_PAGE_PREFIX}/${store.handle}/${product.slug}`, publicUrl).href : null;
 }
 
 /**

@@ -7,7 +7,7 @@ import { invalidRequest } from '../platform/http/api-error.js';
 import { approveSaleRecorded } from './approve-sale.js';
 import { activateSubscriptionOfCharge } from './subscription-outcomes.js';
 import type { Sale } from '../domain/sales/sale-object.js';
-import { completeOrderOfCharge } from './order-sale.js';
+import { completeOrderOfCharge } from './complete-order.js';
 import { newUuid } from '../platform/values/ids.js';
 import { countPixCharge } from '../platform/metrics/metrics.js';
 import { nowIso } from '../platform/values/time.js';

@@ -26,7 +26,7 @@ import type { OrdersTable } from '../domain/orders/order-object.js';
 import { sealOrderToken } from '../domain/orders/order-links.js';
 import { recordOrderEvent } from './record-order-event.js';
 import type { OrderLinkConfig } from '../domain/orders/order-links.js';
-import { completeOrder } from './order-sale.js';
+import { completeOrder } from './complete-order.js';
 import { priceOrder } from './price-order.js';
 import {
   claimRenewal,

@@ -4,7 +4,7 @@ import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
 import { startPollLoop } from '../platform/jobs/poll-loop.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { applyRefundOutcome } from './refund-outcome.js';
+import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import { recordCanceled } from './cancel-charge.js';
 import { payCharge } from './pay-charge.js';

@@ -3,7 +3,7 @@ import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import { pixProviderFor } from '../domain/pix/providers/index.js';
 import { nowIso } from '../platform/values/time.js';
-import { applyRefundOutcome } from './refund-outcome.js';
+import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
 
 /**

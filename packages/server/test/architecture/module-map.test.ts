@@ -9,7 +9,9 @@ const MAP = fileURLToPath(new URL('../../../../docs/architecture.md', import.met
 /** Every folder of src that holds source files itself: a module of the graph `npm run deps` draws. */
 function modules(dir = SRC): string[] {
   const entries = readdirSync(dir, { withFileTypes: true });
-  const own = entries.some((entry) => entry.isFile() && /\.tsx?$/.test(entry.name)) ? [relative(SRC, dir)] : [];
+  const own = entries.some((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    ? [relative(SRC, dir)]
+    : [];
   return [
     ...own,
     ...entries.filter((entry) => entry.isDirectory()).flatMap((entry) => modules(join(dir, entry.name))),

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it, vi } from 'vitest';
-import type * as Codigo from '../../src/domain/catalogue/product-code.js';
+import type * as ProductCode from '../../src/domain/catalogue/product-code.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { countRows, createProduct, eventsFor } from './support.js';
 
@@ -7,8 +7,8 @@ import { countRows, createProduct, eventsFor } from './support.js';
 const forced = vi.hoisted(() => ({ codes: [] as string[] }));
 
 vi.mock('../../src/domain/catalogue/product-code.js', async (importOriginal) => {
-  const real = await importOriginal<typeof Codigo>();
-  return { newCodigo: () => forced.codes.shift() ?? real.newCodigo() };
+  const real = await importOriginal<typeof ProductCode>();
+  return { newProductCode: () => forced.codes.shift() ?? real.newProductCode() };
 });
 
 describeEachDatabase('products: codigo collisions', (api) => {

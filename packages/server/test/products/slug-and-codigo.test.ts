@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newCodigo } from '../../src/domain/catalogue/product-code.js';
+import { newProductCode } from '../../src/domain/catalogue/product-code.js';
 import { slugCandidate, slugify } from '../../src/domain/catalogue/slug.js';
 import { CODIGO } from './support.js';
 
@@ -44,9 +44,9 @@ describe('slugCandidate', () => {
   });
 });
 
-describe('newCodigo', () => {
+describe('newProductCode', () => {
   it('is PRD- and 8 unambiguous uppercase base32 characters', () => {
-    const codes = Array.from({ length: 1000 }, newCodigo);
+    const codes = Array.from({ length: 1000 }, newProductCode);
     for (const code of codes) expect(code).toMatch(CODIGO);
     expect(new Set(codes).size).toBe(1000);
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../platform/http/openapi.js';
 import { DOCS_PREFIX } from './docs-routes.js';
-import { PAGES_PREFIX } from '../purchase-page/pages-routes.js';
+import { PURCHASE_PAGE_PREFIX } from '../purchase-page/purchase-page-routes.js';
 import escapeHtml from 'escape-html';
 
 export interface HomeLink {
@@ -57,7 +57,7 @@ export function renderHome(links: readonly HomeLink[]): string {
 <body>
 <h1>Storefront</h1>
 <p>This service answers the Storefront commerce API at <code>${escapeHtml(API_PREFIX)}</code>, with an API key in <code>Authorization: Bearer sk_test_…</code>.</p>
-<p>Buyers pay on hosted purchase pages at <code>${escapeHtml(PAGES_PREFIX)}/&lt;store handle&gt;/&lt;product slug&gt;</code>, no key needed; the first start prints the Demo store's page.</p>
+<p>Buyers pay on hosted purchase pages at <code>${escapeHtml(PURCHASE_PAGE_PREFIX)}/&lt;store handle&gt;/&lt;product slug&gt;</code>, no key needed; the first start prints the Demo store's page.</p>
 <ul>
 ${items}
 </ul>

@@ -8,7 +8,7 @@ import { registerHashedAsset } from '../../platform/html/page-assets.js';
 import { loginThrottle } from '../../domain/accounts/login-throttle.js';
 import { DASHBOARD_PREFIX, dashboardPlugin, DashboardError } from './shell/dashboard-plugin.js';
 import { sendBarePage, sendPage } from './shell/page.js';
-import { DASHBOARD_PAGES } from './screens.js';
+import { DASHBOARD_SCREENS } from './screens.js';
 import type { DashboardServices } from './shell/services.js';
 
 export { DASHBOARD_PREFIX };
@@ -31,7 +31,7 @@ function pageError(error: Error & { statusCode?: number }): DashboardError {
 
 /**
  * The merchant dashboard at /dashboard: its guard (session, CSRF, same origin, roles), its stylesheet,
- * error pages in Portuguese, and every page folder of `pages/index.ts`.
+ * error pages in Portuguese, and every screen of `screens.ts`.
  */
 export async function dashboardRoutes(
   app: FastifyInstance,
@@ -83,5 +83,5 @@ export async function dashboardRoutes(
     return errorPage(request, reply, shown);
   });
 
-  for (const pages of DASHBOARD_PAGES) await app.register(pages.routes, services);
+  for (const screen of DASHBOARD_SCREENS) await app.register(screen.routes, services);
 }

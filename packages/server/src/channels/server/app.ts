@@ -21,7 +21,7 @@ import { healthRoutes } from '../../platform/http/health-routes.js';
 import { idempotencyPlugin } from '../../platform/http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from '../../platform/http/openapi.js';
 import { paginationPlugin } from '../../platform/http/pagination.js';
-import { PAGES_PREFIX, pagesRoutes } from '../purchase-page/pages-routes.js';
+import { PURCHASE_PAGE_PREFIX, purchasePageRoutes } from '../purchase-page/purchase-page-routes.js';
 import { metricsPlugin } from '../api/metrics-routes.js';
 import { productsRoutes } from '../api/products-routes.js';
 import { rateLimitPlugin } from '../../platform/http/rate-limit.js';
@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(openapiPlugin);
   await app.register(docsRoutes);
   // The hosted purchase pages: public, outside the API prefix, with their own HTML errors.
-  await app.register(pagesRoutes, { prefix: PAGES_PREFIX, redis: deps.redis ?? null });
+  await app.register(purchasePageRoutes, { prefix: PURCHASE_PAGE_PREFIX, redis: deps.redis ?? null });
   // The merchant dashboard: its own sessions, CSRF and roles, HTML pages and errors.
   await app.register(dashboardRoutes, {
     prefix: DASHBOARD_PREFIX,

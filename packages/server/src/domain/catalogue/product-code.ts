@@ -8,7 +8,7 @@ const LENGTH = 8;
  * A new product code such as `PRD-7K3M9QXA`: 40 random bits, so collisions within a store are rare;
  * the unique index on (store_id, codigo) catches the rare one and the creation is retried.
  */
-export function newCodigo(): string {
+export function newProductCode(): string {
   // 256 is a multiple of 32, so `byte % 32` favours no character.
   const chars = [...randomBytes(LENGTH)].map((byte) => ALPHABET[byte % ALPHABET.length]);
   return `PRD-${chars.join('')}`;

@@ -9,7 +9,7 @@ import { isUuid, newUuid } from '../../platform/values/ids.js';
 import { toCents } from '../../platform/values/money.js';
 import { nowIso } from '../../platform/values/time.js';
 import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
-import { newCodigo } from './product-code.js';
+import { newProductCode } from './product-code.js';
 import { toProduct } from './product-object.js';
 import type { Product, ProductsTable } from './product-object.js';
 import type { CreateProductBody, UpdateProductBody } from './product-schemas.js';
@@ -93,7 +93,7 @@ export async function createProduct(
         ...toColumns(body),
         id: newUuid(),
         store_id: storeId,
-        codigo: newCodigo(),
+        codigo: newProductCode(),
         slug: body.slug ?? (await freeSlug(trx, storeId, slugify(body.nome))),
         created_at: now,
         updated_at: now,

@@ -21,7 +21,7 @@ import { findStore } from '../../../domain/stores/stores.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { listQuery, readListPage } from '../views/listing.js';
 import { checkDraft, CheckoutForm, draftFromForm, draftOf, SETTING_KEYS } from './checkout-form.js';
 import type { CheckoutFormBody, Draft, Problems } from './checkout-form.js';
@@ -35,12 +35,12 @@ const NOTICES = {
   arquivado: 'Checkout arquivado: os produtos que o usavam passam a usar o checkout padrão.',
   desarquivado: 'Checkout desarquivado.',
 } as const;
-const noticeOf = (aviso: string | undefined) =>
-  aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null;
+const noticeOf = (key: string | undefined) =>
+  key && key in NOTICES ? NOTICES[key as keyof typeof NOTICES] : null;
 
-const Aviso = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
-const ListQuery = Type.Object({ ...listQuery(STATUS_LABELS), ...Aviso });
-const NoticeQuery = Type.Object(Aviso);
+const NoticeParam = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
+const ListQuery = Type.Object({ ...listQuery(STATUS_LABELS), ...NoticeParam });
+const NoticeQuery = Type.Object(NoticeParam);
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
 
@@ -62,7 +62,7 @@ const SAMPLE_PRODUCT = {
  * recorded), beside a preview frame drawn by the purchase page's own renderer. Viewers read; editors
  * and owners change. Every change is in the owners' audit log.
  */
-export const checkoutsPages = definePages('checkouts', async (app, services) => {
+export const checkoutsScreen = defineScreen('checkouts', async (app, services) => {
   const { db } = app;
   const anyone = { dashboard: { access: 'anyone' as const } };
   const previewScript = registerHashedAsset(

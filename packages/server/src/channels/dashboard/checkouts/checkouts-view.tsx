@@ -64,7 +64,7 @@ export function CheckoutList(props: {
   );
 }
 
-const FUNDO_OPTIONS = [
+const BACKGROUND_OPTIONS = [
   { value: 'cor', label: 'Cor' },
   { value: 'imagem', label: 'Imagem' },
   { value: 'gradiente', label: 'Gradiente' },
@@ -167,7 +167,7 @@ export function CheckoutEditor(props: EditorProps) {
                 label="Tipo de fundo"
                 name="checkout_fundo_tipo"
                 value={text('checkout_fundo_tipo')}
-                options={FUNDO_OPTIONS}
+                options={BACKGROUND_OPTIONS}
                 error={problems.checkout_fundo_tipo}
               />
               {field('checkout_fundo_cor', 'Cor de fundo', {

@@ -10,7 +10,7 @@ import { auditRequest } from '../../../domain/accounts/audit.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { changedFields, refusedForm } from '../shell/form-values.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { readListPage } from '../views/listing.js';
 import { changeBody, COUPON_FIELD_ERRORS, CouponForm, couponValues, creationBody } from './coupon-form.js';
 import type { CouponValues } from './coupon-form.js';
@@ -25,14 +25,13 @@ const NOTICES = {
 } as const;
 type NoticeKey = keyof typeof NOTICES;
 
-const Aviso = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
-const ListQuery = Type.Object({ antes: Type.Optional(Type.String({ maxLength: 100 })), ...Aviso });
+const NoticeParam = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
+const ListQuery = Type.Object({ antes: Type.Optional(Type.String({ maxLength: 100 })), ...NoticeParam });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-const NoticeQuery = Type.Object(Aviso);
+const NoticeQuery = Type.Object(NoticeParam);
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
 
-const noticeOf = (aviso: string | undefined) =>
-  aviso && aviso in NOTICES ? NOTICES[aviso as NoticeKey] : null;
+const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const refusal = (error: unknown, values: CouponValues) =>
   refusedForm(error, values, COUPON_FIELD_ERRORS, 'code');
 
@@ -41,7 +40,7 @@ const refusal = (error: unknown, values: CouponValues) =>
  * limit, validity and products, archive and reactivate them through the API's coupon service (same
  * rules), recorded in the owners' audit log. Viewers read.
  */
-export const cuponsPages = definePages('cupons', async (app, services) => {
+export const couponsScreen = defineScreen('coupons', async (app, services) => {
   const { db } = app;
 
   const record = (request: FastifyRequest, action: AuditAction, coupon: Coupon, detail = '') =>
@@ -56,7 +55,7 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
   const showNew = (request: FastifyRequest, reply: FastifyReply, state: CouponFormState, status = 200) =>
     sendPage(request, reply, services, {
       title: 'Novo cupom',
-      nav: 'cupons',
+      nav: 'coupons',
       status,
       body: (
         <>
@@ -84,7 +83,7 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
     const products = coupon.product_ids.flatMap((id) => found.get(id) ?? []);
     return sendPage(request, reply, services, {
       title: `Cupom ${coupon.code}`,
-      nav: 'cupons',
+      nav: 'coupons',
       status,
       body: (
         <CouponPage
@@ -116,7 +115,7 @@ export const cuponsPages = definePages('cupons', async (app, services) => {
     );
     return sendPage(request, reply, services, {
       title: 'Cupons',
-      nav: 'cupons',
+      nav: 'coupons',
       body: (
         <CouponsList
           rows={rows}

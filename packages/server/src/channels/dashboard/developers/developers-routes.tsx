@@ -21,7 +21,7 @@ import {
 import { checkWebhookUrl } from '../../../platform/outbound/url-policy.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { endpointDeliveries, storeEndpoints, storeEvents } from './developers-data.js';
 import { DevelopersPage, EndpointPage, EventsLog, PATH } from './developers-view.js';
 import type { DevelopersState } from './developers-view.js';
@@ -62,8 +62,7 @@ const EventsQuery = Type.Object({
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
-const noticeOf = (aviso: string | undefined) =>
-  aviso && aviso in NOTICES ? NOTICES[aviso as NoticeKey] : null;
+const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
 /**
@@ -71,7 +70,7 @@ const isEventType = (value: string): value is EventType => (EVENT_TYPES as reado
  * are an integration's secrets-adjacent details): API keys through the same service as the CLI,
  * webhook endpoints through the same services as the API, and the events log.
  */
-export const developersPages = definePages('desenvolvedores', async (app, services) => {
+export const developersScreen = defineScreen('developers', async (app, services) => {
   const { db, config } = app;
   const secretBox = createSecretBox(config.secret);
 
@@ -80,7 +79,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
     const [keys, endpoints] = await Promise.all([listApiKeys(db, storeId), storeEndpoints(db, storeId)]);
     return sendPage(request, reply, services, {
       title: 'Desenvolvedores',
-      nav: 'desenvolvedores',
+      nav: 'developers',
       status,
       body: <DevelopersPage keys={keys} endpoints={endpoints} state={state} />,
     });
@@ -103,7 +102,7 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
     const deliveries = await endpointDeliveries(db, endpoint);
     return sendPage(request, reply, services, {
       title: 'Endpoint de webhook',
-      nav: 'desenvolvedores',
+      nav: 'developers',
       status,
       body: <EndpointPage endpoint={endpoint} deliveries={deliveries} {...extra} />,
     });
@@ -118,12 +117,12 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
     const { mode } = request.body;
     const chosen = list(request.body.scopes);
     if (mode !== 'test' && mode !== 'live')
-      return show(request, reply, { errors: { chaves: 'Escolha o modo: Teste ou Produção.' } }, 400);
+      return show(request, reply, { errors: { keys: 'Escolha o modo: Teste ou Produção.' } }, 400);
     let scopes;
     try {
       scopes = parseScopes(chosen.includes('all') ? 'all' : chosen.join(','));
     } catch {
-      return show(request, reply, { errors: { chaves: 'Escolha ao menos uma permissão válida.' } }, 400);
+      return show(request, reply, { errors: { keys: 'Escolha ao menos uma permissão válida.' } }, 400);
     }
     const created = await createApiKey(db, { storeId, mode, scopes });
     await auditRequest(db, request, 'api_key_created', `${created.prefix} (${mode}; ${scopes.join(' ')})`);
@@ -233,13 +232,13 @@ export const developersPages = definePages('desenvolvedores', async (app, servic
     guard('owner', { querystring: EventsQuery }),
     async (request, reply) => {
       const { storeId } = member(request);
-      const { tipo, antes } = request.query;
+      const { tipo: typed, antes: before } = request.query;
       const type =
-        tipo && (isEventType(tipo) || tipo === 'webhook.test') ? (tipo as AnyEventType) : undefined;
-      const page = await storeEvents(db, storeId, { type, before: antes });
+        typed && (isEventType(typed) || typed === 'webhook.test') ? (typed as AnyEventType) : undefined;
+      const page = await storeEvents(db, storeId, { type, before });
       return sendPage(request, reply, services, {
         title: 'Registro de eventos',
-        nav: 'desenvolvedores',
+        nav: 'developers',
         body: <EventsLog page={page} type={type} />,
       });
     },

@@ -36,7 +36,7 @@ function ModeChoice(props: { name: string }) {
 
 export interface DevelopersState {
   notice?: string | null;
-  errors?: { chaves?: string; webhooks?: string };
+  errors?: { keys?: string; webhooks?: string };
   newKey?: string;
   newSecret?: { endpointId: string; secret: string };
   url?: string;
@@ -53,7 +53,7 @@ export function DevelopersPage(props: {
       {state.notice ? <Notice kind="ok">{state.notice}</Notice> : null}
       <Section title="Chaves de API" id="chaves">
         {state.newKey ? <OnceSecret label="Nova chave de API." value={state.newKey} /> : null}
-        {state.errors?.chaves ? <Notice kind="error">{state.errors.chaves}</Notice> : null}
+        {state.errors?.keys ? <Notice kind="error">{state.errors.keys}</Notice> : null}
         {props.keys.length === 0 ? (
           <p>Nenhuma chave ainda.</p>
         ) : (

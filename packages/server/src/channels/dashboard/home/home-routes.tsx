@@ -3,7 +3,7 @@ import { formatBrl } from '../../../platform/values/money.js';
 import { DEFAULT_TIMEZONE } from '../../../platform/values/local-date.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { SalesTable } from '../sales/sales-table.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { formatCount, formatPercent } from '../views/format.js';
 import { latestSales, PERIOD_LABELS, PERIODS, periodFigures } from './figures.js';
 import type { Figures, LatestSale, Period } from './figures.js';
@@ -25,7 +25,7 @@ function Figure(props: { label: string; value: string; note?: string }) {
   );
 }
 
-function Inicio(props: {
+function HomePage(props: {
   period: Period;
   figures: Figures;
   latest: LatestSale[];
@@ -86,7 +86,7 @@ function Inicio(props: {
  * Início: the period's revenue, sales, views and conversion and the daily chart (the analytics
  * summary of the store's mode, days in its time zone), and the latest sales of that mode.
  */
-export const inicioPages = definePages('inicio', async (app, services) => {
+export const homeScreen = defineScreen('home', async (app, services) => {
   const { db } = app;
   app.get('/', guard('viewer', { querystring: Query }), async (request, reply) => {
     const session = member(request);
@@ -100,9 +100,9 @@ export const inicioPages = definePages('inicio', async (app, services) => {
     ]);
     return sendPage(request, reply, services, {
       title: 'Início',
-      nav: 'inicio',
+      nav: 'home',
       body: (
-        <Inicio period={period} figures={figures} latest={latest} livemode={livemode} timeZone={timeZone} />
+        <HomePage period={period} figures={figures} latest={latest} livemode={livemode} timeZone={timeZone} />
       ),
     });
   });

@@ -5,7 +5,7 @@ import { acceptInvite, findOpenInvite } from '../../../domain/accounts/invites.j
 import type { OpenInvite } from '../../../domain/accounts/invites.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from '../../../domain/accounts/passwords.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, sendBarePage } from '../shell/page.js';
+import { defineScreen, guard, sendBarePage } from '../shell/page.js';
 import type { DashboardServices } from '../shell/services.js';
 import { Notice, PostForm } from '../views/components.js';
 import { PasswordFields } from '../views/password-fields.js';
@@ -53,7 +53,7 @@ function invitePage(
  * /dashboard/convite/<token>: the holder of an invite link sets the account's password and is signed
  * in. The link is good once, for 72 hours, and only while the account has no password.
  */
-export const invitePages = definePages('convite', async (app, services) => {
+export const inviteScreen = defineScreen('invite', async (app, services) => {
   const { db } = app;
 
   async function openOr404(request: FastifyRequest, token: string): Promise<OpenInvite> {

@@ -4,7 +4,7 @@ import { dummyPasswordHash, verifyPassword } from '../../../domain/accounts/pass
 import { matchTotp } from '../../../domain/accounts/totp.js';
 import { findUser, findUserByEmail, membershipsOf } from '../../../domain/accounts/users.js';
 import { DASHBOARD_PREFIX, LOGIN_PATH } from '../shell/dashboard-plugin.js';
-import { definePages, guard, sendBarePage } from '../shell/page.js';
+import { defineScreen, guard, sendBarePage } from '../shell/page.js';
 import type { DashboardServices } from '../shell/services.js';
 import { auditEveryStore } from '../../../domain/accounts/audit.js';
 import { startSession } from './sign-in.js';
@@ -48,7 +48,7 @@ function heldBack(
  * /dashboard/login: e-mail and password, then the TOTP code when the person turned it on. An unknown
  * e-mail and a wrong password get the same answer after the same work (a scrypt verification).
  */
-export const loginPages = definePages('login', async (app, services) => {
+export const loginScreen = defineScreen('login', async (app, services) => {
   const { db } = app;
   const { throttle } = services;
 

@@ -6,7 +6,7 @@ import type { OrdersTable, RecoveryEmailStatus } from '../../../domain/orders/or
 import type { OrderStatus } from '../../../domain/kernel/order-status.js';
 import { listOrdersQuery } from '../../../domain/orders/orders-repository.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import {
   CustomerCell,
   ListTable,
@@ -71,7 +71,7 @@ function OrdersTableView(props: { orders: OrdersTable[]; products: Map<string, s
  * Pedidos: the purchase-page orders of the store's current charging mode (as Início counts), newest
  * first, read with the same query as `GET /orders`.
  */
-export const pedidosPages = definePages('pedidos', async (app, services) => {
+export const ordersScreen = defineScreen('orders', async (app, services) => {
   const { db } = app;
   app.get('/pedidos', guard('viewer', { querystring: Query }), async (request, reply) => {
     const { storeId } = member(request);
@@ -90,7 +90,7 @@ export const pedidosPages = definePages('pedidos', async (app, services) => {
     );
     return sendPage(request, reply, services, {
       title: 'Pedidos',
-      nav: 'pedidos',
+      nav: 'orders',
       body: (
         <>
           <StatusFilter action={PATH} labels={STATUS_LABELS} selected={status} />

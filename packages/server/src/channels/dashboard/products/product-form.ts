@@ -63,8 +63,8 @@ const checkCreate = bodyValidator(CreateProductBody);
 const checkUpdate = bodyValidator(UpdateProductBody);
 
 /** The order bump's product id from its code; an unknown code is refused as the API refuses an unknown id. */
-async function bumpId(db: Kysely<Database>, storeId: string, codigo: string | undefined) {
-  const code = (codigo ?? '').trim().toUpperCase();
+async function bumpId(db: Kysely<Database>, storeId: string, typed: string | undefined) {
+  const code = (typed ?? '').trim().toUpperCase();
   if (code === '') return null;
   const [found] = await productsBy(db, storeId, 'codigo', [code]);
   if (!found) throw invalidRequest(`No such product: '${code}'.`, 'order_bump_product_id');
@@ -105,7 +105,7 @@ export async function changeBody(db: Kysely<Database>, storeId: string, form: Pr
 }
 
 /** A stored product as the form shows it. */
-export function productValues(product: Product, bumpCodigo: string | null): ProductValues {
+export function productValues(product: Product, bumpCode: string | null): ProductValues {
   const text = (value: string | null) => value ?? '';
   return {
     nome: product.nome,
@@ -117,7 +117,7 @@ export function productValues(product: Product, bumpCodigo: string | null): Prod
     garantia: text(product.garantia),
     checkout_id: text(product.checkout_id),
     order_bump_enabled: product.order_bump_enabled ? 'on' : '',
-    order_bump_codigo: bumpCodigo ?? '',
+    order_bump_codigo: bumpCode ?? '',
     order_bump_title: text(product.order_bump_title),
     order_bump_description: text(product.order_bump_description),
     delivery_email_subject: text(product.delivery_email_subject),

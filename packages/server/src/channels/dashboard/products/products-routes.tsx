@@ -12,7 +12,7 @@ import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { changedFields, refusedForm } from '../shell/form-values.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { listQuery, readListPage } from '../views/listing.js';
 import {
   changeBody,
@@ -41,8 +41,7 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NoticeQuery = Type.Object({ aviso: Type.Optional(Type.String({ maxLength: 40 })) });
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
 
-const noticeOf = (aviso: string | undefined) =>
-  aviso && aviso in NOTICES ? NOTICES[aviso as NoticeKey] : null;
+const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const EMPTY_FORM: ProductFormState = { values: {}, errors: {} };
 
 /**
@@ -50,7 +49,7 @@ const EMPTY_FORM: ProductFormState = { values: {}, errors: {} };
  * create, change, archive and reactivate them through the API's product service (same rules, same
  * `product.*` events), recorded in the owners' audit log. Viewers read.
  */
-export const produtosPages = definePages('produtos', async (app, services) => {
+export const productsScreen = defineScreen('products', async (app, services) => {
   const { db, config } = app;
 
   /** Who writes: the store, and the mode it charges in (the mode of the `product.*` events it emits). */
@@ -85,7 +84,7 @@ export const produtosPages = definePages('produtos', async (app, services) => {
     const checkouts = await usableCheckouts(member(request).storeId);
     return sendPage(request, reply, services, {
       title: 'Novo produto',
-      nav: 'produtos',
+      nav: 'products',
       status,
       body: (
         <>
@@ -111,20 +110,20 @@ export const produtosPages = definePages('produtos', async (app, services) => {
       usableCheckouts(session.storeId),
       row.order_bump_product_id ? findProduct(db, session.storeId, row.order_bump_product_id) : undefined,
     ]);
-    const bumpCodigo = bump?.codigo ?? null;
+    const bumpCode = bump?.codigo ?? null;
     return sendPage(request, reply, services, {
       title: row.nome,
-      nav: 'produtos',
+      nav: 'products',
       status,
       body: (
         <ProductPage
           product={row}
           pageUrl={`${config.publicUrl}/p/${store!.handle}/${row.slug}`}
-          bumpCodigo={bumpCodigo}
+          bumpCode={bumpCode}
           checkouts={checkouts}
           canEdit={roleAllows(session.role, 'editor')}
           notice={extra.notice ?? null}
-          state={extra.state ?? { values: productValues(toProduct(row), bumpCodigo), errors: {} }}
+          state={extra.state ?? { values: productValues(toProduct(row), bumpCode), errors: {} }}
         />
       ),
     });
@@ -140,7 +139,7 @@ export const produtosPages = definePages('produtos', async (app, services) => {
     );
     return sendPage(request, reply, services, {
       title: 'Produtos',
-      nav: 'produtos',
+      nav: 'products',
       body: (
         <ProductsList
           rows={rows}

@@ -19,7 +19,7 @@ import type { ProductValues } from './product-form.js';
 
 export const PATH = '/dashboard/produtos';
 
-const RECORRENCIA_LABELS: Record<Recorrencia, string> = {
+const RECURRENCE_LABELS: Record<Recorrencia, string> = {
   semanal: 'Semanal',
   mensal: 'Mensal',
   trimestral: 'Trimestral',
@@ -78,7 +78,7 @@ export function ProductsList(props: {
                 <code>{row.codigo}</code>
               </td>
               <td>{formatBrl(row.preco_cents)}</td>
-              <td>{row.recorrencia ? RECORRENCIA_LABELS[row.recorrencia] : 'Venda única'}</td>
+              <td>{row.recorrencia ? RECURRENCE_LABELS[row.recorrencia] : 'Venda única'}</td>
               <td>
                 <DateTime iso={row.created_at} />
               </td>
@@ -217,7 +217,7 @@ export function ProductFormView(props: {
         hint="Com recorrência, o produto é vendido como assinatura por Pix Automático."
         options={[
           { value: '', label: 'Venda única' },
-          ...RECORRENCIAS.map((value) => ({ value, label: RECORRENCIA_LABELS[value] })),
+          ...RECORRENCIAS.map((value) => ({ value, label: RECURRENCE_LABELS[value] })),
         ]}
       />
       <SelectField
@@ -236,7 +236,7 @@ export function ProductFormView(props: {
 }
 
 /** A product as a viewer reads it: every field, no form. */
-function ProductFacts(props: { product: ProductsTable; bumpCodigo: string | null; checkout: string }) {
+function ProductFacts(props: { product: ProductsTable; bumpCode: string | null; checkout: string }) {
   const { product } = props;
   const facts: [string, string][] = [
     ['Preço', formatBrl(product.preco_cents)],
@@ -246,12 +246,12 @@ function ProductFacts(props: { product: ProductsTable; bumpCodigo: string | null
     ['Link de acesso', product.link_acesso ?? '—'],
     ['Garantia', product.garantia ?? '—'],
     ['Checkout', props.checkout],
-    ['Order bump', product.order_bump_enabled ? (props.bumpCodigo ?? 'sem produto') : 'Desligado'],
+    ['Order bump', product.order_bump_enabled ? (props.bumpCode ?? 'sem produto') : 'Desligado'],
     ['Título do order bump', product.order_bump_title ?? '—'],
     ['Descrição do order bump', product.order_bump_description ?? '—'],
     ['Assunto do e-mail', product.delivery_email_subject ?? 'Padrão'],
     ['Texto do e-mail', product.delivery_email_body ?? 'Padrão'],
-    ['Recorrência', product.recorrencia ? RECORRENCIA_LABELS[product.recorrencia] : 'Venda única'],
+    ['Recorrência', product.recorrencia ? RECURRENCE_LABELS[product.recorrencia] : 'Venda única'],
     ['Novas tentativas', RETRY_LABELS[product.retry_policy]],
   ];
   return (
@@ -269,7 +269,7 @@ function ProductFacts(props: { product: ProductsTable; bumpCodigo: string | null
 export function ProductPage(props: {
   product: ProductsTable;
   pageUrl: string;
-  bumpCodigo: string | null;
+  bumpCode: string | null;
   checkouts: CheckoutsTable[];
   canEdit: boolean;
   notice: string | null;
@@ -309,7 +309,7 @@ export function ProductPage(props: {
           <ArchiveButton base={base} active={active} />
         </>
       ) : (
-        <ProductFacts product={product} bumpCodigo={props.bumpCodigo} checkout={checkout} />
+        <ProductFacts product={product} bumpCode={props.bumpCode} checkout={checkout} />
       )}
     </>
   );

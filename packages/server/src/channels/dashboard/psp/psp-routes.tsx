@@ -13,7 +13,7 @@ import { findStore } from '../../../domain/stores/stores.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { acceptMultipartForms, uploadedForm } from '../shell/multipart-form.js';
 import type { UploadedForm } from '../shell/multipart-form.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { PSP_PATH, PspPage } from './psp-view.js';
 import type { PspState } from './psp-view.js';
 
@@ -69,7 +69,7 @@ function accountDetail(row: PixProvidersTable): string {
  * Configurações › PSP (owners only): the live Pix provider's status, "Testar conexão" (the CLI's
  * `pix-provider check`) and its settings, checked and sealed by the CLI's `pix-provider set` service.
  */
-export const pspPages = definePages('psp', async (app, services) => {
+export const pspScreen = defineScreen('psp', async (app, services) => {
   const { db, config } = app;
   const secretBox = createSecretBox(config.secret);
   acceptMultipartForms(app);
@@ -79,7 +79,7 @@ export const pspPages = definePages('psp', async (app, services) => {
     const [row, store] = await Promise.all([findProviderSettings(db, storeId), findStore(db, storeId)]);
     return sendPage(request, reply, services, {
       title: 'PSP (Pix em produção)',
-      nav: 'configuracoes',
+      nav: 'settings',
       status,
       body: (
         <PspPage provider={row ? describeProvider(row) : null} hasPixKey={!!store?.pix_key} state={state} />
@@ -88,8 +88,8 @@ export const pspPages = definePages('psp', async (app, services) => {
   }
 
   app.get('/configuracoes/psp', guard('owner', { querystring: Query }), async (request, reply) => {
-    const { aviso } = request.query;
-    return show(request, reply, { notice: aviso && aviso in NOTICES ? NOTICES[aviso as 'salvo'] : null });
+    const key = request.query.aviso;
+    return show(request, reply, { notice: key && key in NOTICES ? NOTICES[key as 'salvo'] : null });
   });
 
   app.post('/configuracoes/psp', guard('owner'), async (request, reply) => {

@@ -74,7 +74,7 @@ function Filters(props: { query: SalesQuery; products: { id: string; nome: strin
   );
 }
 
-export function VendasPage(props: {
+export function SalesListPage(props: {
   query: SalesQuery;
   products: { id: string; nome: string }[];
   sales: ListedSale[];

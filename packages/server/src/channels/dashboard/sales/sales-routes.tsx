@@ -8,7 +8,7 @@ import type { SalesTable } from '../../../domain/sales/sale-object.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { formatBrl } from '../../../platform/values/money.js';
 import { saleConversions } from '../../../domain/conversions/sale-conversions.js';
 import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
@@ -17,7 +17,7 @@ import type { SaleNotice } from './sale-view.js';
 import { salesCsv } from './sales-csv.js';
 import { cursorOf, filteredSales, nameSearchFloor, productChoices, SalesQuery } from './sales-filter.js';
 import type { SalesScope } from './sales-filter.js';
-import { VendasPage } from './sales-list-view.js';
+import { SalesListPage } from './sales-list-view.js';
 
 /** Sales a page of Vendas shows. */
 export const SALES_PAGE_SIZE = 50;
@@ -29,7 +29,7 @@ const SaleQuery = Type.Object({
 });
 
 /** Vendas: the list with its filters, the CSV export, a sale's page, its refund and e-mail resend. */
-export const vendasPages = definePages('vendas', async (app, services) => {
+export const salesScreen = defineScreen('sales', async (app, services) => {
   const { db } = app;
 
   /** The sales a request lists: its store's, of the store's current mode, days in the store's zone. */
@@ -67,7 +67,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     ]);
     return sendPage(request, reply, services, {
       title: `Venda de ${formatBrl(row.amount_cents)}`,
-      nav: 'vendas',
+      nav: 'sales',
       status,
       script: services.confirmScript,
       body: (
@@ -118,9 +118,9 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     const nextAfter = rows.length > SALES_PAGE_SIZE ? sales[sales.length - 1]!.id : (floor?.id ?? null);
     return sendPage(request, reply, services, {
       title: 'Vendas',
-      nav: 'vendas',
+      nav: 'sales',
       body: (
-        <VendasPage
+        <SalesListPage
           query={query}
           products={products}
           sales={sales}
@@ -159,7 +159,7 @@ export const vendasPages = definePages('vendas', async (app, services) => {
     const row = await saleOr404(request, request.params.id);
     return sendPage(request, reply, services, {
       title: 'Reembolsar venda',
-      nav: 'vendas',
+      nav: 'sales',
       body: <RefundConfirmPage sale={toSale(row)} />,
     });
   });

@@ -3,12 +3,12 @@ import { auditRequest } from '../../../domain/accounts/audit.js';
 import { endSession, switchSessionStore } from '../../../domain/accounts/sessions.js';
 import { membershipsOf } from '../../../domain/accounts/users.js';
 import { DASHBOARD_PREFIX, DashboardError, LOGIN_PATH, sessionCookie } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member } from '../shell/page.js';
+import { defineScreen, guard, member } from '../shell/page.js';
 
 const SwitchBody = Type.Object({ store_id: Type.String({ maxLength: 100 }), _csrf: Type.String() });
 
 /** "Sair" ends the session; the select "Loja" moves it to another store of the person. */
-export const sessionPages = definePages('sessao', async (app) => {
+export const sessionScreen = defineScreen('session', async (app) => {
   const { db, config } = app;
 
   app.post('/logout', guard('viewer'), async (request, reply) => {

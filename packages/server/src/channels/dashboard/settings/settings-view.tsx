@@ -17,7 +17,8 @@ import { RecoveryEmailSection } from './recovery-email.js';
 import type { RecoveryEmailState } from './recovery-email.js';
 import type { SettingsData } from './settings-data.js';
 
-export type SettingsSection = 'loja' | 'pix' | 'modo' | 'meta' | 'equipe' | 'senha' | 'duas-etapas';
+/** The sections whose forms may be refused, each showing its own error. */
+export type SettingsSection = 'store' | 'pixKey' | 'mode' | 'meta' | 'team' | 'password' | 'twoStep';
 
 /** What a POST adds to the page it answers with: a message, a field's error, a shown-once link. */
 export interface SettingsState {
@@ -30,7 +31,7 @@ export interface SettingsState {
   recoveryEmail?: RecoveryEmailState;
 }
 
-const ACTION = '/dashboard/configuracoes';
+export const SETTINGS_PATH = '/dashboard/configuracoes';
 
 function StoreSection(props: { data: SettingsData; state: SettingsState; owner: boolean }) {
   const { store } = props.data;
@@ -55,8 +56,8 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
   return (
     <>
       <Section title="Loja" id="loja">
-        {props.state.errors?.loja ? <Notice kind="error">{props.state.errors.loja}</Notice> : null}
-        <PostForm action={`${ACTION}/loja`} class="stack">
+        {props.state.errors?.store ? <Notice kind="error">{props.state.errors.store}</Notice> : null}
+        <PostForm action={`${SETTINGS_PATH}/loja`} class="stack">
           <Field
             label="Nome da loja"
             name="name"
@@ -78,8 +79,8 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
         </PostForm>
       </Section>
       <Section title="Pagamentos" id="pagamentos">
-        {props.state.errors?.pix ? <Notice kind="error">{props.state.errors.pix}</Notice> : null}
-        <PostForm action={`${ACTION}/pix`} class="stack">
+        {props.state.errors?.pixKey ? <Notice kind="error">{props.state.errors.pixKey}</Notice> : null}
+        <PostForm action={`${SETTINGS_PATH}/pix`} class="stack">
           <Field
             label="Chave Pix"
             name="pix_key"
@@ -92,8 +93,8 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
             Salvar chave Pix
           </button>
         </PostForm>
-        {props.state.errors?.modo ? <Notice kind="error">{props.state.errors.modo}</Notice> : null}
-        <PostForm action={`${ACTION}/modo`} class="stack">
+        {props.state.errors?.mode ? <Notice kind="error">{props.state.errors.mode}</Notice> : null}
+        <PostForm action={`${SETTINGS_PATH}/modo`} class="stack">
           <fieldset class="choices">
             <legend>Modo de cobrança</legend>
             <label class="choice">
@@ -122,7 +123,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
   const { invite } = props.state;
   return (
     <Section title="Equipe" id="equipe">
-      {props.state.errors?.equipe ? <Notice kind="error">{props.state.errors.equipe}</Notice> : null}
+      {props.state.errors?.team ? <Notice kind="error">{props.state.errors.team}</Notice> : null}
       {invite ? (
         <Notice kind="ok">
           {invite.url ? (
@@ -155,7 +156,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
               <tr>
                 <td>{person.email}</td>
                 <td>
-                  <PostForm action={`${ACTION}/equipe/papel`} class="inline-form">
+                  <PostForm action={`${SETTINGS_PATH}/equipe/papel`} class="inline-form">
                     <input type="hidden" name="email" value={person.email} />
                     <select name="role" aria-label={`Papel de ${person.email}`}>
                       {ROLES.map((role: Role) => (
@@ -178,7 +179,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
                 </td>
                 <td>
                   {person.id === props.selfId ? null : (
-                    <PostForm action={`${ACTION}/equipe/remover`}>
+                    <PostForm action={`${SETTINGS_PATH}/equipe/remover`}>
                       <input type="hidden" name="email" value={person.email} />
                       <button
                         type="submit"
@@ -196,7 +197,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
         </table>
       </TableFrame>
       <h3>Convidar</h3>
-      <PostForm action={`${ACTION}/equipe/convidar`} class="stack">
+      <PostForm action={`${SETTINGS_PATH}/equipe/convidar`} class="stack">
         <Field
           label="E-mail"
           name="email"
@@ -229,8 +230,8 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
   return (
     <Section title="Minha conta" id="minha-conta">
       <h3>Senha</h3>
-      {errors.senha ? <Notice kind="error">{errors.senha}</Notice> : null}
-      <PostForm action={`${ACTION}/conta/senha`} class="stack">
+      {errors.password ? <Notice kind="error">{errors.password}</Notice> : null}
+      <PostForm action={`${SETTINGS_PATH}/conta/senha`} class="stack">
         <CurrentPasswordField label="Senha atual" name="current" />
         <PasswordFields />
         <button type="submit" class="button">
@@ -239,7 +240,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
       </PostForm>
       <p class="hint">Ao trocar a senha, as outras sessões abertas com a sua conta são encerradas.</p>
       <h3>Verificação em duas etapas</h3>
-      {errors['duas-etapas'] ? <Notice kind="error">{errors['duas-etapas']}</Notice> : null}
+      {errors.twoStep ? <Notice kind="error">{errors.twoStep}</Notice> : null}
       {totpSetup ? (
         <div class="stack">
           <p>
@@ -257,7 +258,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
           <p>
             Endereço: <code class="secret">{totpSetup.uri}</code>
           </p>
-          <PostForm action={`${ACTION}/conta/duas-etapas/ativar`} class="stack">
+          <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/ativar`} class="stack">
             <input type="hidden" name="setup" value={totpSetup.sealed} />
             <CodeField />
             <button type="submit" class="button">
@@ -268,7 +269,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
       ) : props.data.twoStep ? (
         <>
           <p>Ativada: ao entrar, o painel pede um código do seu aplicativo autenticador.</p>
-          <PostForm action={`${ACTION}/conta/duas-etapas/desativar`} class="stack">
+          <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/desativar`} class="stack">
             <CurrentPasswordField label="Sua senha" name="password" />
             <button type="submit" class="button button-danger">
               Desativar verificação em duas etapas
@@ -278,7 +279,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
       ) : (
         <>
           <p>Desativada. Com ela, entrar pede também um código do seu celular.</p>
-          <PostForm action={`${ACTION}/conta/duas-etapas/configurar`}>
+          <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/configurar`}>
             <button type="submit" class="button">
               Ativar verificação em duas etapas
             </button>
@@ -325,7 +326,7 @@ function AuditSection(props: { data: SettingsData }) {
       )}
       {props.data.auditNext ? (
         <p>
-          <a href={`${ACTION}?antes=${encodeURIComponent(props.data.auditNext)}#registro`}>
+          <a href={`${SETTINGS_PATH}?antes=${encodeURIComponent(props.data.auditNext)}#registro`}>
             Atividades mais antigas
           </a>
         </p>
@@ -348,7 +349,7 @@ export function SettingsPage(props: {
       {props.owner ? (
         <MetaSection
           store={props.data.store}
-          action={`${ACTION}/meta`}
+          action={`${SETTINGS_PATH}/meta`}
           error={props.state.errors?.meta}
           values={props.state.errors?.meta ? props.state.values : undefined}
         />

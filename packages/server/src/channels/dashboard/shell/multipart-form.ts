@@ -76,7 +76,7 @@ function parse(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise
 }
 
 /**
- * Lets the routes of one page folder take `multipart/form-data` (file uploads), parsed before the
+ * Lets the routes of one screen take `multipart/form-data` (file uploads), parsed before the
  * guard runs so the form's CSRF field is checked like any other form's. Files are held in memory
  * within the limits above; anything larger answers 413 before a handler runs.
  */

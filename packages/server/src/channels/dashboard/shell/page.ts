@@ -34,22 +34,22 @@ export type DashboardApp = FastifyInstance<
 >;
 
 /**
- * One page folder of the dashboard: its routes, registered under /dashboard with the dashboard's
- * services. Listed once in `pages/index.ts`.
+ * One screen of the dashboard (a folder beside `screens.ts`): its routes, registered under /dashboard
+ * with the dashboard's services. Listed once in `screens.ts`.
  */
-export interface DashboardPages {
+export interface DashboardScreen {
   name: string;
   routes: FastifyPluginAsync<DashboardServices>;
 }
 
 /**
- * Declares a page folder. `routes` receives the scoped app (TypeBox types) and the services; each
- * route it adds must say who may use it with `guard(…)`.
+ * Declares a screen. `routes` receives the scoped app (TypeBox types) and the services; each route it
+ * adds must say who may use it with `guard(…)`.
  */
-export function definePages(
+export function defineScreen(
   name: string,
   routes: (app: DashboardApp, services: DashboardServices) => Promise<void>,
-): DashboardPages {
+): DashboardScreen {
   return {
     name,
     routes: async (app, services) => routes(app.withTypeProvider<TypeBoxTypeProvider>(), services),

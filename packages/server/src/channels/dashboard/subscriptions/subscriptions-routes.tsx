@@ -16,7 +16,7 @@ import {
 } from '../../../domain/subscriptions/subscriptions-repository.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
-import { definePages, guard, member, sendPage } from '../shell/page.js';
+import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { Notice, PostForm } from '../views/components.js';
 import { formatDate } from '../views/format.js';
 import {
@@ -98,7 +98,7 @@ function SubscriptionsTableView(props: {
  * Assinaturas: the store's subscriptions of its current charging mode (as Início counts), newest
  * first; owners cancel one with the API's cancel service (reason merchant, `subscription.canceled`).
  */
-export const assinaturasPages = definePages('assinaturas', async (app, services) => {
+export const subscriptionsScreen = defineScreen('subscriptions', async (app, services) => {
   const { db, config } = app;
 
   async function scopeOf(storeId: string): Promise<SubscriptionScope> {
@@ -127,11 +127,11 @@ export const assinaturasPages = definePages('assinaturas', async (app, services)
       session.storeId,
       rows.map((row) => row.product_id),
     );
-    const { aviso } = request.query;
-    const notice = aviso && aviso in NOTICES ? NOTICES[aviso as keyof typeof NOTICES] : null;
+    const key = request.query.aviso;
+    const notice = key && key in NOTICES ? NOTICES[key as keyof typeof NOTICES] : null;
     return sendPage(request, reply, services, {
       title: 'Assinaturas',
-      nav: 'assinaturas',
+      nav: 'subscriptions',
       body: (
         <>
           {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
@@ -162,7 +162,7 @@ export const assinaturasPages = definePages('assinaturas', async (app, services)
     const customer = JSON.parse(row.customer) as Customer;
     return sendPage(request, reply, services, {
       title: 'Cancelar assinatura',
-      nav: 'assinaturas',
+      nav: 'subscriptions',
       body: (
         <section class="panel">
           <p>

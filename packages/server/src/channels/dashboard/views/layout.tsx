@@ -4,15 +4,15 @@ import { PostForm } from './components.js';
 
 /** The dashboard's sections, in the order of its navigation. */
 export const NAV_ITEMS = [
-  { key: 'inicio', label: 'Início', href: '/dashboard' },
-  { key: 'vendas', label: 'Vendas', href: '/dashboard/vendas' },
-  { key: 'pedidos', label: 'Pedidos', href: '/dashboard/pedidos' },
-  { key: 'assinaturas', label: 'Assinaturas', href: '/dashboard/assinaturas' },
-  { key: 'produtos', label: 'Produtos', href: '/dashboard/produtos' },
+  { key: 'home', label: 'Início', href: '/dashboard' },
+  { key: 'sales', label: 'Vendas', href: '/dashboard/vendas' },
+  { key: 'orders', label: 'Pedidos', href: '/dashboard/pedidos' },
+  { key: 'subscriptions', label: 'Assinaturas', href: '/dashboard/assinaturas' },
+  { key: 'products', label: 'Produtos', href: '/dashboard/produtos' },
   { key: 'checkouts', label: 'Checkouts', href: '/dashboard/checkouts' },
-  { key: 'cupons', label: 'Cupons', href: '/dashboard/cupons' },
-  { key: 'desenvolvedores', label: 'Desenvolvedores', href: '/dashboard/desenvolvedores' },
-  { key: 'configuracoes', label: 'Configurações', href: '/dashboard/configuracoes' },
+  { key: 'coupons', label: 'Cupons', href: '/dashboard/cupons' },
+  { key: 'developers', label: 'Desenvolvedores', href: '/dashboard/desenvolvedores' },
+  { key: 'settings', label: 'Configurações', href: '/dashboard/configuracoes' },
 ] as const;
 
 export type NavKey = (typeof NAV_ITEMS)[number]['key'];

@@ -15,7 +15,7 @@ interface Cursor {
   id: string;
 }
 
-/** `antes=<created_at>~<id>` in a list page's link; anything else reads as the first page. */
+/** The `antes=<created_at>~<id>` of a list page's link; anything else reads as the first page. */
 function parseCursor(text: string | undefined): Cursor | undefined {
   const at = text?.indexOf('~') ?? -1;
   if (!text || at <= 0) return undefined;
@@ -32,9 +32,9 @@ export async function readListPage<
 >(
   query: SelectQueryBuilder<Database, T, Row>,
   table: T,
-  antes: string | undefined,
+  before: string | undefined,
 ): Promise<{ rows: Row[]; next: string | null }> {
-  const cursor = parseCursor(antes);
+  const cursor = parseCursor(before);
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   const rows = await query

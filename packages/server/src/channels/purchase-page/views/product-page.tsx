@@ -9,12 +9,12 @@ export interface ProductPageProps extends Pick<LayoutProps, 'nonce' | 'assets' |
   settings: CheckoutSettings;
   /** Image URLs already reduced to http(s) or null. */
   images: { logo: string | null; banner: string | null; background: string | null; product: string | null };
-  product: { nome: string; descricao: string | null; garantia: string | null; precoCents: number };
+  product: { name: string; description: string | null; guarantee: string | null; priceCents: number };
   bump: {
-    nome: string;
+    name: string;
     title: string;
     description: string | null;
-    precoCents: number;
+    priceCents: number;
     image: string | null;
   } | null;
   /** A recurring product: how its price is worded ("por mês"); no bump or coupon is offered then. */
@@ -63,10 +63,10 @@ function Field(props: {
 export function ProductPage(props: ProductPageProps) {
   const { settings, images, product, recurring } = props;
   const bump = recurring ? null : props.bump;
-  const price = formatBrl(product.precoCents) + (recurring ? ` ${recurring.perPeriod}` : '');
+  const price = formatBrl(product.priceCents) + (recurring ? ` ${recurring.perPeriod}` : '');
   return (
     <Layout
-      title={`${product.nome} · ${props.storeName}`}
+      title={`${product.name} · ${props.storeName}`}
       nonce={props.nonce}
       assets={props.assets}
       testMode={props.testMode}
@@ -91,11 +91,11 @@ export function ProductPage(props: ProductPageProps) {
         class={images.product ? 'card product with-image' : 'card product'}
         aria-labelledby="product-name"
       >
-        {images.product ? <img class="product-image" src={images.product} alt={product.nome} /> : null}
+        {images.product ? <img class="product-image" src={images.product} alt={product.name} /> : null}
         <div>
-          <h2 id="product-name">{product.nome}</h2>
-          {product.descricao ? <p class="description">{product.descricao}</p> : null}
-          {product.garantia ? <p class="product-guarantee">{product.garantia}</p> : null}
+          <h2 id="product-name">{product.name}</h2>
+          {product.description ? <p class="description">{product.description}</p> : null}
+          {product.guarantee ? <p class="product-guarantee">{product.guarantee}</p> : null}
           <p class="price">{price}</p>
           {recurring ? (
             <p class="subscription-note" id="subscription-note">
@@ -159,11 +159,11 @@ export function ProductPage(props: ProductPageProps) {
           <div class="bump">
             <input id="bump" name="bump" type="checkbox" aria-describedby="bump-description" />
             <label for="bump">
-              <strong>{bump.title}</strong> <span class="bump-price">+ {formatBrl(bump.precoCents)}</span>
+              <strong>{bump.title}</strong> <span class="bump-price">+ {formatBrl(bump.priceCents)}</span>
             </label>
             <div id="bump-description" class="bump-description">
-              {bump.image ? <img src={bump.image} alt={bump.nome} /> : null}
-              <p>{bump.description ?? bump.nome}</p>
+              {bump.image ? <img src={bump.image} alt={bump.name} /> : null}
+              <p>{bump.description ?? bump.name}</p>
             </div>
           </div>
         ) : null}

@@ -36,7 +36,7 @@ import { renderPage } from '../../platform/html/render.js';
 import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
 
-export const PAGES_PREFIX = '/p';
+export const PURCHASE_PAGE_PREFIX = '/p';
 
 /** How often the shared status reader re-reads every watched order (changes from elsewhere, expiry). */
 const STATUS_POLL_MS = 2000;
@@ -109,10 +109,13 @@ function chargeRefusal(request: FastifyRequest, storeId: string, error: unknown)
  * as the API: placing an order creates an ordinary Pix charge through the charge service, and
  * "Simular pagamento" pays through the one payment path.
  */
-export async function pagesRoutes(parent: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+export async function purchasePageRoutes(
+  parent: FastifyInstance,
+  options: { redis: Redis | null },
+): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app;
-  const assets = registerPageAssets(app, PAGES_PREFIX);
+  const assets = registerPageAssets(app, PURCHASE_PAGE_PREFIX);
   // Per (IP, store), STOREFRONT_ORDER_RATE_LIMIT a minute each. Quotes count apart from orders: a
   // buyer trying the bump and a coupon before ordering must not use up the orders, and a guesser of
   // coupon codes gets that many tries a minute, not hundreds a second.
@@ -221,7 +224,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
     const data = await loadProductPage(db, request.params.handle, request.params.slug);
     if (!data) return notFoundPage(reply);
     const { store, product, settings } = data;
-    const base = `${PAGES_PREFIX}/${store.handle}/${product.slug}`;
+    const base = `${PURCHASE_PAGE_PREFIX}/${store.handle}/${product.slug}`;
     const sent = sendProductPage(
       reply,
       { store, product, settings, bump: await offeredBump(db, product) },
@@ -327,7 +330,7 @@ export async function pagesRoutes(parent: FastifyInstance, options: { redis: Red
         },
         accessLinks: state.accessLinks,
         subscription: subscription ? { perPeriod: PER_PERIOD[subscription.recorrencia] } : null,
-        productUrl: product?.ativo === 1 ? `${PAGES_PREFIX}/${store.handle}/${product.slug}` : null,
+        productUrl: product?.ativo === 1 ? `${PURCHASE_PAGE_PREFIX}/${store.handle}/${product.slug}` : null,
         urls: {
           status: `${base}/status`,
           events: `${base}/events`,

@@ -26,7 +26,7 @@ export async function applyRefundOutcome(
   db: Kysely<Database>,
   row: SalesTable,
   request: RefundRequest,
-  devolucao: Pick<Devolucao, 'status' | 'reason'>,
+  outcome: Pick<Devolucao, 'status' | 'reason'>,
   scheduleMs?: readonly number[],
 ): Promise<Sale> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
@@ -46,7 +46,7 @@ export async function applyRefundOutcome(
       );
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
-    if (devolucao.status === 'EM_PROCESSAMENTO') {
+    if (outcome.status === 'EM_PROCESSAMENTO') {
       const next = nextRefundCheckAt(request.requestedAt, new Date(now), scheduleMs);
       const changes = {
         ...base,
@@ -58,7 +58,7 @@ export async function applyRefundOutcome(
       return toSale(result.numUpdatedRows > 0n ? { ...row, ...changes } : row);
     }
     const changes =
-      devolucao.status === 'DEVOLVIDO'
+      outcome.status === 'DEVOLVIDO'
         ? {
             ...base,
             status: 'refunded' as const,
@@ -70,14 +70,14 @@ export async function applyRefundOutcome(
         : {
             ...base,
             refund_status: 'failed' as const,
-            refund_failure_reason: devolucao.reason ?? 'The PSP could not return the payment.',
+            refund_failure_reason: outcome.reason ?? 'The PSP could not return the payment.',
             refund_next_check_at: null,
           };
     const result = await open(trx).set(changes).executeTakeFirst();
     if (result.numUpdatedRows === 0n) return toSale(row);
-    if (devolucao.status === 'DEVOLVIDO') await countRefund(trx, row, now);
+    if (outcome.status === 'DEVOLVIDO') await countRefund(trx, row, now);
     const sale = toSale({ ...row, ...changes });
-    const type = devolucao.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
+    const type = outcome.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
     await recordEvent(trx, { ...scope, type, object: sale });
     return sale;
   });

@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox';
+import { auditRequest } from '../../../domain/accounts/audit.js';
+import { inviteUrl } from '../../../domain/accounts/invites.js';
+import { isRole, ROLE_LABELS } from '../../../domain/accounts/roles.js';
+import { addMember, changeMemberRole, removeMember, TeamError } from '../../../domain/accounts/team.js';
+import { DashboardError } from '../shell/dashboard-plugin.js';
+import { guard, member } from '../shell/page.js';
+import { inviteEmail } from './invite-email.js';
+import { Csrf } from './settings-answers.js';
+import type { SectionRoutes } from './settings-answers.js';
+
+const InviteBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  role: Type.String({ maxLength: 20 }),
+  ...Csrf,
+});
+const RemoveBody = Type.Object({ email: Type.String({ maxLength: 1000 }), ...Csrf });
+const RoleBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  role: Type.String({ maxLength: 20 }),
+  ...Csrf,
+});
+const LAST_OWNER = 'A loja precisa de pelo menos um proprietário.';
+const NOT_MEMBER = 'Esta pessoa não faz parte da loja.';
+
+/**
+ * Equipe (owners): invites (the link shown once, and e-mailed when SMTP is configured), roles and
+ * removals; the store always keeps an owner.
+ */
+export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done }) => {
+  const { db, config } = app;
+
+  app.post('/configuracoes/equipe/convidar', guard('owner', { body: InviteBody }), async (request, reply) => {
+    const { storeId, storeName } = member(request);
+    const { email, role } = request.body;
+    if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.', { email });
+    let added;
+    try {
+      added = await addMember(db, { storeId, email, role, invite: true });
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      const message =
+        error.code === 'invalid_email' ? 'E-mail inválido.' : 'Esta pessoa já faz parte da loja.';
+      return refuse(request, reply, 'team', message, { email }, error.code === 'invalid_email' ? 400 : 409);
+    }
+    await auditRequest(db, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
+    const url = added.inviteToken ? inviteUrl(config.publicUrl, added.inviteToken) : null;
+    let emailed: boolean | null = null;
+    if (url && services.mailer && config.smtp) {
+      const sent = await services.mailer.send(
+        inviteEmail(config.smtp, { email: added.email, storeName, role, url }),
+      );
+      if (!sent.ok) request.log.warn({ error: sent.error }, 'invite e-mail not sent');
+      emailed = sent.ok;
+    }
+    return show(request, reply, { invite: { email: added.email, url, emailed } });
+  });
+
+  app.post('/configuracoes/equipe/remover', guard('owner', { body: RemoveBody }), async (request, reply) => {
+    const { storeId } = member(request);
+    try {
+      const removed = await removeMember(db, storeId, request.body.email);
+      await auditRequest(db, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`);
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
+      return refuse(request, reply, 'team', LAST_OWNER, {}, 409);
+    }
+    return done(reply, 'removido', 'equipe');
+  });
+
+  app.post('/configuracoes/equipe/papel', guard('owner', { body: RoleBody }), async (request, reply) => {
+    const { storeId } = member(request);
+    const { email, role } = request.body;
+    if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.');
+    try {
+      const changed = await changeMemberRole(db, storeId, email, role);
+      if (changed.from !== changed.to)
+        await auditRequest(
+          db,
+          request,
+          'member_role_changed',
+          `${changed.email}: ${ROLE_LABELS[changed.from]} → ${ROLE_LABELS[changed.to]}`,
+        );
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
+      return refuse(request, reply, 'team', LAST_OWNER, {}, 409);
+    }
+    return done(reply, 'papel', 'equipe');
+  });
+};
