@@ -16,7 +16,7 @@ import { findStore } from '../domain/stores/stores.js';
 import { prefixedId } from '../platform/values/ids.js';
 import { toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
-import { renderQrPng } from '../domain/pix/brcode/index.js';
+import { renderQrPng } from '../platform/brcode/index.js';
 import { Customer, normalizeCustomer } from '../domain/kernel/customer.js';
 import { Metadata } from '../domain/pix/metadata.js';
 import { TrackingSchema, cleanTracking } from '../domain/kernel/tracking.js';

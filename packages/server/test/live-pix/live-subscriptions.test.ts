@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { parseCompositeBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseCompositeBrCode } from '../../src/platform/brcode/index.js';
 import { addDays } from '../../src/platform/values/local-date.js';
 import { runCycles } from '../../src/domain/subscriptions/cycle-scheduler.js';
 import { recurringChecks } from '../../src/flows/check-live-subscriptions.js';

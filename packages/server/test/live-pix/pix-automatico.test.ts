@@ -1,15 +1,15 @@
 import { expect, it } from 'vitest';
 import { STANDARD_TOKEN_REQUEST } from '../../src/domain/pix/live/token-request.js';
 import { prefixedId, randomBase62 } from '../../src/platform/values/ids.js';
-import { parseCompositeBrCode, renderQrPng } from '../../src/domain/pix/brcode/index.js';
+import { parseCompositeBrCode, renderQrPng } from '../../src/platform/brcode/index.js';
 import { apiPixClient } from '../../src/domain/pix/live/api-pix-client.js';
 import { createApiPixTransport } from '../../src/domain/pix/live/api-pix-transport.js';
 import { liveProvidersOf } from '../../src/domain/pix/live/live-providers.js';
 import type { LivePixProvider } from '../../src/domain/pix/live/api-pix-provider.js';
 import { cycleTxid } from '../../src/domain/subscriptions/cycle-txid.js';
 import type { SubscriptionChargeRequest } from '../../src/domain/pix/providers/recurring-provider.js';
-import { decodeFields } from '../../src/domain/pix/brcode/tlv.js';
-import type { TlvField } from '../../src/domain/pix/brcode/tlv.js';
+import { decodeFields } from '../../src/platform/brcode/tlv.js';
+import type { TlvField } from '../../src/platform/brcode/tlv.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../platform/http/api-error.js';
 import type { StoresTable } from '../stores/stores.js';
-import { foldAndTruncate, foldToAscii } from './brcode/index.js';
+import { foldAndTruncate, foldToAscii } from '../../platform/brcode/index.js';
 import { normalizePixKey } from './pix-key.js';
 
 /** Who receives a charge's money, as its BR Code shows it (fields 26-01, 59 and 60). */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SecretBoxError } from '../../../platform/values/secret-box.js';
-import { renderQrPng } from '../../../domain/pix/brcode/index.js';
+import { renderQrPng } from '../../../platform/brcode/index.js';
 import { normalizePixSettings } from '../../../domain/pix/pix-settings.js';
 import { checkoutModeProblem, isCheckoutMode } from '../../../domain/stores/checkout-mode.js';
 import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../domain/stores/handle.js';

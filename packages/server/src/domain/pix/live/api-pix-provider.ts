@@ -1,4 +1,4 @@
-import { parseBrCode } from '../brcode/index.js';
+import { parseBrCode } from '../../../platform/brcode/index.js';
 import type { Customer } from '../../kernel/customer.js';
 import type {
   CancelOutcome,

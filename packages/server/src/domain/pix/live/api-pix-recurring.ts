@@ -1,4 +1,4 @@
-import { parseCompositeBrCode } from '../brcode/index.js';
+import { parseCompositeBrCode } from '../../../platform/brcode/index.js';
 import type { Customer } from '../../kernel/customer.js';
 import type { PixProvider, ReceivedPix } from '../providers/pix-provider.js';
 import type {

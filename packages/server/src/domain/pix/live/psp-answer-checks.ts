@@ -1,5 +1,5 @@
-import { BrCodeError } from '../brcode/index.js';
-import type { BrCode } from '../brcode/index.js';
+import { BrCodeError } from '../../../platform/brcode/index.js';
+import type { BrCode } from '../../../platform/brcode/index.js';
 import type { ReceivedPix } from '../providers/pix-provider.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type { Devedor, PixRecebido } from './api-pix-types.js';

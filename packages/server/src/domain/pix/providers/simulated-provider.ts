@@ -1,7 +1,7 @@
 import { randomBase62 } from '../../../platform/values/ids.js';
 import { nowIso } from '../../../platform/values/time.js';
 import { fromCents, toCents } from '../../../platform/values/money.js';
-import { buildBrCode } from '../brcode/index.js';
+import { buildBrCode } from '../../../platform/brcode/index.js';
 import type {
   CancelOutcome,
   Cob,
