@@ -10,7 +10,7 @@ import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/r
 import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
 import { storeToday } from '../domain/kernel/store-timezone.js';
 import { announceNewEvents } from '../platform/jobs/wake.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import type {
   SubscriptionCyclesTable,
   SubscriptionsTable,
@@ -58,6 +58,7 @@ export const markRecurringDue: RecurringCallbackTarget = async (trx, storeId, { 
  */
 export function recurringChecks(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   mail: Pick<Config, 'smtp'>,
   log: ReconcilerLog,
 ): DueCheck[] {
@@ -77,7 +78,7 @@ export function recurringChecks(
       return;
     }
     try {
-      const provider = await recurringProviderFor(db, { storeId: cycle.store_id, livemode: true });
+      const provider = await payments.recurring({ storeId: cycle.store_id, livemode: true });
       const state = await provider.getCycleCharge(cycle.txid, cycle.amount_cents);
       if (state.payment) {
         await payCycle(db, cycle, state.payment, mail);
@@ -112,7 +113,7 @@ export function recurringChecks(
       return;
     }
     try {
-      const provider = await recurringProviderFor(db, { storeId: row.store_id, livemode: true });
+      const provider = await payments.recurring({ storeId: row.store_id, livemode: true });
       const state = await provider.getAuthorisation(row.id_rec);
       if ((state.status === 'CANCELADA' || state.status === 'REJEITADA') && state.endedBy !== null) {
         await endAuthorisation(db, row, state.endedBy);

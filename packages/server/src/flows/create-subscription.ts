@@ -12,7 +12,7 @@ import { Customer, normalizeCustomer } from '../domain/kernel/customer.js';
 import { toPixCharge } from '../domain/pix/pix-charge-object.js';
 import type { PixCharge } from '../domain/pix/pix-charge-object.js';
 import { pixReceiverFor } from '../domain/pix/pix-settings.js';
-import { pixProviderFor } from '../domain/pix/providers/index.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { findProduct } from '../domain/catalogue/products-repository.js';
 import type { ProductsTable, Recorrencia } from '../domain/catalogue/product-object.js';
 import { findStore } from '../domain/stores/stores.js';
@@ -29,8 +29,7 @@ import {
   saveCreationStep,
 } from '../domain/subscriptions/creation-progress.js';
 import type { SubscriptionCreationsTable } from '../domain/subscriptions/creation-progress.js';
-import type { RecurringPixProvider } from '../domain/pix/providers/recurring-provider.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { RecurringPixProvider } from '../domain/payments/recurring-provider.js';
 import { announceCreated } from './subscription-outcomes.js';
 import { toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type { Subscription, SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
@@ -113,6 +112,7 @@ type RecurringProduct = ProductsTable & { recorrencia: Recorrencia };
  */
 export async function createSubscription(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   scope: SubscriptionScope,
   body: CreateSubscriptionBody,
   options: CreateSubscriptionOptions = {},
@@ -121,10 +121,7 @@ export async function createSubscription(
   const product = await recurringProduct(db, scope.storeId, body.product_id);
   const store = await findStore(db, scope.storeId);
   if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
-  const [pixProvider, provider] = await Promise.all([
-    pixProviderFor(db, scope),
-    recurringProviderFor(db, scope),
-  ]);
+  const [pixProvider, provider] = await Promise.all([payments.pix(scope), payments.recurring(scope)]);
   // Before the creation's first row: a subscription that could never be billed is not started.
   provider.checkCanBill();
   const freshChargeId = prefixedId('pix');

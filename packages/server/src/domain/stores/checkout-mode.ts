@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import { hasLivePixProvider } from '../pix/live/provider-settings.js';
+import { hasLivePixProvider } from '../payments/api-pix/provider-settings.js';
 import type { CheckoutMode } from './stores.js';
 
 export const CHECKOUT_MODES: readonly CheckoutMode[] = ['test', 'live'];

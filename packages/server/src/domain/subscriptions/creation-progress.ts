@@ -4,7 +4,7 @@ import { fromBool } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
-import type { CreationHeld } from '../pix/providers/recurring-provider.js';
+import type { CreationHeld } from '../payments/recurring-provider.js';
 
 /** A subscription creation's progress at the PSP (table `subscription_creations`). */
 export interface SubscriptionCreationsTable {

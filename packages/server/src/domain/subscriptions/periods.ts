@@ -1,6 +1,6 @@
 import type { Recorrencia } from '../catalogue/product-object.js';
 import { addDays, dayStartUtc } from '../../platform/values/local-date.js';
-import type { Periodicidade } from '../pix/providers/recurring-provider.js';
+import type { Periodicidade } from '../payments/recurring-provider.js';
 
 /*
  * Subscription periods are calendar days (`YYYY-MM-DD`), as Pix Automático's `dataInicial` and
