@@ -20,16 +20,18 @@ import type { StoresTable } from '../domain/stores/stores.js';
 import { prefixedId } from '../platform/values/ids.js';
 import { localDate } from '../platform/values/local-date.js';
 import { nowIso } from '../platform/values/time.js';
-import { periodicidadeOf } from '../domain/subscriptions/periods.js';
 import {
   beginCreation,
   completeCreation,
-  heldOf,
   releaseCreation,
   saveCreationStep,
 } from '../domain/subscriptions/creation-progress.js';
-import type { SubscriptionCreationsTable } from '../domain/subscriptions/creation-progress.js';
-import type { RecurringPixProvider } from '../domain/payments/recurring-provider.js';
+import type { CreationStep, SubscriptionCreationsTable } from '../domain/subscriptions/creation-progress.js';
+import type {
+  CreationHeld,
+  Periodicidade,
+  RecurringPixProvider,
+} from '../domain/payments/recurring-provider.js';
 import { announceCreated } from './subscription-outcomes.js';
 import { toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type { Subscription, SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
@@ -183,7 +185,7 @@ async function createFromProgress(
     expiresIn: FIRST_CHARGE_SECONDS,
     description,
     receiver: pixReceiverFor(store, scope.livemode),
-    progress: { held: heldOf(creation), save: (step) => saveCreationStep(db, creation, step) },
+    progress: { held: heldOf(creation), save: (step) => saveCreationStep(db, creation, stepOf(step)) },
   });
   const chargeRow = await newChargeRow(scope, chargeId, created, {
     amountCents: product.preco_cents,
@@ -234,4 +236,25 @@ async function createFromProgress(
     await completeCreation(trx, creation);
     return result;
   });
+}
+
+/** `periodicidade` of `POST /rec`: the product's `recorrencia` in capitals. */
+function periodicidadeOf(recorrencia: Recorrencia): Periodicidade {
+  return recorrencia.toUpperCase() as Periodicidade;
+}
+
+/** What an earlier try got the PSP to hold, for the provider to resume from. */
+function heldOf(row: SubscriptionCreationsTable): CreationHeld {
+  return {
+    loc: row.loc_id === null ? null : { id: row.loc_id, location: row.loc_location! },
+    idRec: row.id_rec,
+  };
+}
+
+/** A step the provider hands to `progress.save`, as the creation's row keeps it. */
+function stepOf(step: Partial<CreationHeld>): CreationStep {
+  return {
+    ...(step.loc && { loc_id: step.loc.id, loc_location: step.loc.location }),
+    ...(step.idRec !== undefined && { id_rec: step.idRec }),
+  };
 }

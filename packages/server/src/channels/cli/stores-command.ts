@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { normalizePixSettings } from '../../domain/pix/pix-settings.js';
 import type { PixSettings, PixSettingsInput } from '../../domain/pix/pix-settings.js';
-import { checkoutModeProblem, isCheckoutMode } from '../../domain/stores/checkout-mode.js';
+import { isCheckoutMode } from '../../domain/stores/checkout-mode.js';
+import { checkoutModeProblem } from '../../flows/check-checkout-mode.js';
 import { handleProblem } from '../../domain/stores/handle.js';
 import {
   HandleTakenError,
