@@ -26,11 +26,12 @@ const { startHttpsReceiver } = await fromSupport('https-receiver.js');
 const dist = new URL('../packages/server/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 const { buildApp } = await load('channels/server/app.js');
+const { openPaymentProviders } = await load('channels/server/payment-providers.js');
 const { loadConfig } = await load('platform/config/config.js');
 const { openDatabase } = await load('platform/db/database.js');
 const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { createApiKey } = await load('platform/api-keys/api-keys.js');
-const { registerWebhook } = await load('domain/pix/live/provider-admin.js');
+const { registerWebhook } = await load('domain/payments/api-pix/provider-admin.js');
 const { startConfiguredReconciler } = await load('flows/reconcile-live-pix.js');
 const { startDeliveryWorker } = await load('domain/webhooks/delivery/worker.js');
 
@@ -49,14 +50,15 @@ const config = loadConfig({
   STOREFRONT_RATE_LIMIT: '1000000',
   STOREFRONT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
 });
-const app = await buildApp({ config, db: db.kysely, logger: false });
+const providers = openPaymentProviders(db.kysely, config);
+const app = await buildApp({ config, db: db.kysely, payments: providers, logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${app.server.address().port}`;
 const worker = startDeliveryWorker({ db: db.kysely, config, log: quiet, tls: { ca: receiver.ca } });
-const reconciler = startConfiguredReconciler(db.kysely, config, quiet);
+const reconciler = startConfiguredReconciler(db.kysely, providers, config, quiet);
 
 const store = await liveBenchStore(db.kysely, config.secret, psp, fromSupport);
-await registerWebhook(db.kysely, store.id, base);
+await registerWebhook(db.kysely, providers, store.id, base);
 const scopes = ['pix:write', 'pix:read', 'webhooks:manage'];
 const live = (await createApiKey(db.kysely, { storeId: store.id, mode: 'live', scopes })).key;
 const test = (await createApiKey(db.kysely, { storeId: store.id, mode: 'test', scopes })).key;
@@ -147,6 +149,7 @@ try {
   await reconciler.stop();
   await worker.stop();
   await app.close();
+  await providers.close();
   await receiver.close();
   await psp.close();
   await db.close();

@@ -21,7 +21,7 @@ const { startFakePsp } = await fromSupport('fake-psp.js');
 const { openDatabase } = await load('platform/db/database.js');
 const { migrateToLatest } = await load('platform/db/migrations/migrate.js');
 const { prefixedId, randomBase62 } = await load('platform/values/ids.js');
-const { attachLiveProviders } = await load('domain/pix/live/live-providers.js');
+const { apiPixProviders } = await load('domain/payments/api-pix/api-pix-providers.js');
 
 const [creates = 300] = process.argv.slice(2).map(Number);
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -30,7 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sf-bench-rec-'));
 const db = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
 await migrateToLatest(db.kysely);
 const psp = await startFakePsp({ chave: CHAVE });
-const providers = attachLiveProviders(db.kysely, {
+const providers = apiPixProviders(db.kysely, {
   secret: SECRET,
   connectTimeoutMs: 5000,
   requestTimeoutMs: 15000,

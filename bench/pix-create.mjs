@@ -10,7 +10,7 @@ import { loadBuilt, openBenchStore } from './lib/in-process.mjs';
 import { percentile } from './lib/percentile.mjs';
 
 const { buildApp } = await loadBuilt('channels/server/app.js');
-const { renderQrPng } = await loadBuilt('domain/pix/brcode/index.js');
+const { renderQrPng } = await loadBuilt('platform/brcode/index.js');
 
 const count = Number(process.argv[2] ?? 500);
 const { db, config, key, close } = await openBenchStore({ scopes: ['pix:write'] });

@@ -49,7 +49,7 @@ export async function liveBenchStore(db, secret, psp, fromSupport) {
   const { RECEBEDOR_CONTA } = await fromSupport('fake-psp-rec.js');
   const { createStore } = await importServerModule('flows/create-store.js');
   const { createSecretBox } = await importServerModule('platform/values/secret-box.js');
-  const { saveProviderSettings } = await importServerModule('domain/pix/live/provider-settings.js');
+  const { saveProviderSettings } = await importServerModule('domain/payments/api-pix/provider-settings.js');
   const store = await createStore(db, { name: 'Loja Bench', pixKey: BENCH_CHAVE });
   const pki = testPki();
   await saveProviderSettings(db, createSecretBox(secret), {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { countRefund } from '../domain/analytics/daily-totals.js';
 import type { Database } from '../platform/db/schema.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
-import type { Devolucao } from '../domain/pix/providers/pix-provider.js';
+import type { Devolucao } from '../domain/payments/pix-provider.js';
 import { nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import { nowIso } from '../platform/values/time.js';
 import { toSale } from '../domain/sales/sale-object.js';

@@ -11,8 +11,8 @@ import type { PixCharge, PixChargesTable } from '../domain/pix/pix-charge-object
 import { findCharge, markCanceled } from '../domain/pix/pix-charges-repository.js';
 import { markOrderCanceled } from '../domain/orders/orders-repository.js';
 import { dropRecoveryEmail } from './queue-recovery-email.js';
-import { ProviderError } from '../domain/pix/live/provider-errors.js';
-import { pixProviderFor } from '../domain/pix/providers/index.js';
+import { ProviderError } from '../domain/payments/provider-errors.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 
 function notCancelable(status: string): ApiError {
   if (status === 'paid') return invalidRequest('This Pix charge is already paid and cannot be canceled.');
@@ -28,13 +28,14 @@ function notCancelable(status: string): ApiError {
  */
 export async function cancelCharge(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: PixChargesTable,
   mail: Pick<Config, 'smtp'>,
 ): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   const status = effectiveStatus(row);
   if (status !== 'pending') throw notCancelable(status);
-  const provider = await pixProviderFor(db, scope);
+  const provider = await payments.pix(scope);
   const outcome = await provider.cancelCharge(row.txid, row.amount_cents);
   if (!outcome.removed) {
     if (!outcome.payment) {

@@ -5,7 +5,7 @@ import { ApiError } from '../platform/http/api-error.js';
 import { cancelCharge } from './cancel-charge.js';
 import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
 import { findCharge } from '../domain/pix/pix-charges-repository.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { endSubscription } from './subscription-outcomes.js';
 import type { SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
 import { findSubscription } from '../domain/subscriptions/subscriptions-repository.js';
@@ -19,6 +19,7 @@ import { findSubscription } from '../domain/subscriptions/subscriptions-reposito
  */
 export async function cancelSubscription(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: SubscriptionsTable,
   mail: Pick<Config, 'smtp'>,
 ): Promise<SubscriptionsTable> {
@@ -27,7 +28,7 @@ export async function cancelSubscription(
   if (current.status === 'pending') {
     const charge = await findCharge(db, scope, current.first_charge_id);
     if (charge && effectiveStatus(charge) === 'pending') {
-      await cancelCharge(db, charge, mail).catch((error: unknown) => {
+      await cancelCharge(db, payments, charge, mail).catch((error: unknown) => {
         // Paid, expired or canceled meanwhile: the subscription's state, read again, says what to end.
         if (!(error instanceof ApiError) || error.statusCode !== 400 || error.code !== 'invalid_request')
           throw error;
@@ -36,7 +37,7 @@ export async function cancelSubscription(
     current = (await findSubscription(db, scope, row.id)) ?? current;
   }
   if ((current.status === 'active' || current.status === 'past_due') && current.id_rec !== null) {
-    const provider = await recurringProviderFor(db, scope);
+    const provider = await payments.recurring(scope);
     await provider.cancelAuthorisation(current.id_rec);
   }
   return db

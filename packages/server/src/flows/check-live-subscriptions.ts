@@ -9,7 +9,7 @@ import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/r
 import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
 import { storeToday } from '../domain/kernel/store-timezone.js';
 import { announceNewEvents } from '../platform/jobs/wake.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import type {
   SubscriptionCyclesTable,
   SubscriptionsTable,
@@ -61,6 +61,7 @@ export const markRecurringDue = async (
  */
 export function recurringChecks(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   mail: Pick<Config, 'smtp'>,
   log: ReconcilerLog,
 ): DueCheck[] {
@@ -80,7 +81,7 @@ export function recurringChecks(
       return;
     }
     try {
-      const provider = await recurringProviderFor(db, { storeId: cycle.store_id, livemode: true });
+      const provider = await payments.recurring({ storeId: cycle.store_id, livemode: true });
       const state = await provider.getCycleCharge(cycle.txid, cycle.amount_cents);
       if (state.payment) {
         await payCycle(db, cycle, state.payment, mail);
@@ -115,7 +116,7 @@ export function recurringChecks(
       return;
     }
     try {
-      const provider = await recurringProviderFor(db, { storeId: row.store_id, livemode: true });
+      const provider = await payments.recurring({ storeId: row.store_id, livemode: true });
       const state = await provider.getAuthorisation(row.id_rec);
       if ((state.status === 'CANCELADA' || state.status === 'REJEITADA') && state.endedBy !== null) {
         await endAuthorisation(db, row, state.endedBy);

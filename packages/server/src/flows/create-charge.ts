@@ -16,19 +16,19 @@ import { findStore } from '../domain/stores/stores.js';
 import { prefixedId } from '../platform/values/ids.js';
 import { toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
-import { renderQrPng } from '../domain/pix/brcode/index.js';
+import { renderQrPng } from '../platform/brcode/index.js';
 import { Customer, normalizeCustomer } from '../domain/kernel/customer.js';
 import { Metadata } from '../domain/pix/metadata.js';
 import { TrackingSchema, cleanTracking } from '../domain/kernel/tracking.js';
 import type { Tracking } from '../domain/kernel/tracking.js';
 import { toPixCharge } from '../domain/pix/pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from '../domain/pix/pix-charge-object.js';
-import type { Cob } from '../domain/pix/providers/pix-provider.js';
+import type { Cob } from '../domain/payments/pix-provider.js';
 import { findChargeByExternalId, insertCharge } from '../domain/pix/pix-charges-repository.js';
 import type { ChargeScope } from '../domain/pix/pix-charges-repository.js';
 import { pixReceiverFor } from '../domain/pix/pix-settings.js';
-import { pixProviderFor } from '../domain/pix/providers/index.js';
-import { ProviderError } from '../domain/pix/live/provider-errors.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
+import { ProviderError } from '../domain/payments/provider-errors.js';
 import { firstCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 
 export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9._:-]{1,100}$';
@@ -131,12 +131,13 @@ export function retryKeyOf(
  */
 export async function createCharge(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   scope: ChargeScope,
   body: CreatePixChargeBody,
   options: CreateChargeOptions = {},
 ): Promise<CreatedCharge> {
   const customer = body.customer === undefined ? null : normalizeCustomer(body.customer);
-  const provider = await pixProviderFor(db, scope);
+  const provider = await payments.pix(scope);
   const externalId = body.external_id ?? null;
   // A cheap early answer for a plain retry, sparing the provider call; the index decides races.
   const existing = externalId === null ? undefined : await findChargeByExternalId(db, scope, externalId);

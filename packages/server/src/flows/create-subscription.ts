@@ -12,7 +12,7 @@ import { Customer, normalizeCustomer } from '../domain/kernel/customer.js';
 import { toPixCharge } from '../domain/pix/pix-charge-object.js';
 import type { PixCharge } from '../domain/pix/pix-charge-object.js';
 import { pixReceiverFor } from '../domain/pix/pix-settings.js';
-import { pixProviderFor } from '../domain/pix/providers/index.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { findProduct } from '../domain/catalogue/products-repository.js';
 import type { ProductsTable } from '../domain/catalogue/product-object.js';
 import type { Recorrencia } from '../domain/kernel/recurrence.js';
@@ -21,17 +21,18 @@ import type { StoresTable } from '../domain/stores/stores.js';
 import { prefixedId } from '../platform/values/ids.js';
 import { localDate } from '../platform/values/local-date.js';
 import { nowIso } from '../platform/values/time.js';
-import { periodicidadeOf } from '../domain/subscriptions/periods.js';
 import {
   beginCreation,
   completeCreation,
-  heldOf,
   releaseCreation,
   saveCreationStep,
 } from '../domain/subscriptions/creation-progress.js';
-import type { SubscriptionCreationsTable } from '../domain/subscriptions/creation-progress.js';
-import type { RecurringPixProvider } from '../domain/pix/providers/recurring-provider.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { CreationStep, SubscriptionCreationsTable } from '../domain/subscriptions/creation-progress.js';
+import type {
+  CreationHeld,
+  Periodicidade,
+  RecurringPixProvider,
+} from '../domain/payments/recurring-provider.js';
 import { announceCreated } from './subscription-outcomes.js';
 import { toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type { Subscription, SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
@@ -114,6 +115,7 @@ type RecurringProduct = ProductsTable & { recorrencia: Recorrencia };
  */
 export async function createSubscription(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   scope: SubscriptionScope,
   body: CreateSubscriptionBody,
   options: CreateSubscriptionOptions = {},
@@ -122,10 +124,7 @@ export async function createSubscription(
   const product = await recurringProduct(db, scope.storeId, body.product_id);
   const store = await findStore(db, scope.storeId);
   if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
-  const [pixProvider, provider] = await Promise.all([
-    pixProviderFor(db, scope),
-    recurringProviderFor(db, scope),
-  ]);
+  const [pixProvider, provider] = await Promise.all([payments.pix(scope), payments.recurring(scope)]);
   // Before the creation's first row: a subscription that could never be billed is not started.
   provider.checkCanBill();
   const freshChargeId = prefixedId('pix');
@@ -187,7 +186,7 @@ async function createFromProgress(
     expiresIn: FIRST_CHARGE_SECONDS,
     description,
     receiver: pixReceiverFor(store, scope.livemode),
-    progress: { held: heldOf(creation), save: (step) => saveCreationStep(db, creation, step) },
+    progress: { held: heldOf(creation), save: (step) => saveCreationStep(db, creation, stepOf(step)) },
   });
   const chargeRow = await newChargeRow(scope, chargeId, created, {
     amountCents: product.preco_cents,
@@ -238,4 +237,25 @@ async function createFromProgress(
     await completeCreation(trx, creation);
     return result;
   });
+}
+
+/** `periodicidade` of `POST /rec`: the product's `recorrencia` in capitals. */
+function periodicidadeOf(recorrencia: Recorrencia): Periodicidade {
+  return recorrencia.toUpperCase() as Periodicidade;
+}
+
+/** What an earlier try got the PSP to hold, for the provider to resume from. */
+function heldOf(row: SubscriptionCreationsTable): CreationHeld {
+  return {
+    loc: row.loc_id === null ? null : { id: row.loc_id, location: row.loc_location! },
+    idRec: row.id_rec,
+  };
+}
+
+/** A step the provider hands to `progress.save`, as the creation's row keeps it. */
+function stepOf(step: Partial<CreationHeld>): CreationStep {
+  return {
+    ...(step.loc && { loc_id: step.loc.id, loc_location: step.loc.location }),
+    ...(step.idRec !== undefined && { id_rec: step.idRec }),
+  };
 }

@@ -8,7 +8,8 @@ import { pixReceiverFor } from '../domain/pix/pix-settings.js';
 import { findStore } from '../domain/stores/stores.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import { cycleTxid } from '../domain/subscriptions/cycle-txid.js';
-import { recurringProviderFor } from '../domain/pix/providers/recurring-providers.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
+import type { RecurringPixProvider } from '../domain/payments/recurring-provider.js';
 import type {
   SubscriptionCyclesTable,
   SubscriptionsTable,
@@ -37,11 +38,12 @@ const PSP_CONCURRENCY = 8;
  */
 export async function sendCycleCharges(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   subscriptions: SubscriptionsTable[],
 ): Promise<CycleChargeOutcome[]> {
   if (subscriptions.length === 0) return [];
   const now = nowIso();
-  const providers = new Map<string, Awaited<ReturnType<typeof recurringProviderFor>>>();
+  const providers = new Map<string, RecurringPixProvider>();
   const stores = new Map<string, StoresTable>();
   const prepared = [];
   const outcomes: CycleChargeOutcome[] = [];
@@ -50,7 +52,7 @@ export async function sendCycleCharges(
     const scopeKey = `${scope.storeId}:${scope.livemode}`;
     if (!providers.has(scopeKey)) {
       try {
-        const provider = await recurringProviderFor(db, scope);
+        const provider = await payments.recurring(scope);
         provider.checkCanBill();
         providers.set(scopeKey, provider);
       } catch (error) {
@@ -166,9 +168,10 @@ export async function sendCycleCharges(
 /** One subscription's next cycle charge (test mode's simulations): a PSP failure is thrown. */
 export async function sendCycleCharge(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   subscription: SubscriptionsTable,
 ): Promise<SubscriptionCyclesTable> {
-  const [outcome] = await sendCycleCharges(db, [subscription]);
+  const [outcome] = await sendCycleCharges(db, payments, [subscription]);
   if (outcome!.error) throw outcome!.error;
   return outcome!.cycle!;
 }

@@ -15,7 +15,7 @@ import { chargeChanged } from '../domain/pix/charge-signals.js';
 import { effectiveStatus, toPixCharge } from '../domain/pix/pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from '../domain/pix/pix-charge-object.js';
 import { findCharge, markPaid } from '../domain/pix/pix-charges-repository.js';
-import type { ReceivedPix } from '../domain/pix/providers/pix-provider.js';
+import type { ReceivedPix } from '../domain/payments/pix-provider.js';
 
 /**
  * Applies a received Pix to its charge, in ONE transaction: the charge becomes paid, its sale is

@@ -5,7 +5,8 @@ import type { Config } from '../platform/config/config.js';
 import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
 import { createCharge, retryKeyOf } from './create-charge.js';
-import { ProviderError } from '../domain/pix/live/provider-errors.js';
+import { ProviderError } from '../domain/payments/provider-errors.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { createSubscription } from './create-subscription.js';
 import type { SubscriptionCustomer } from './create-subscription.js';
 import { findSubscriptionByCharge } from '../domain/subscriptions/subscriptions-repository.js';
@@ -74,7 +75,11 @@ export async function offeredBump(
  * same service the API uses; a total of 0 completes at once with a `free` sale. Returns the order
  * token, the only key to the order's page.
  */
-export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise<{ token: string }> {
+export async function placeOrder(
+  db: Kysely<Database>,
+  payments: PaymentProviders,
+  input: NewOrder,
+): Promise<{ token: string }> {
   const { store, product } = input;
   // A recurring product is sold as a subscription: its price each period, no bump, no coupon.
   const recurring = product.recorrencia !== null;
@@ -135,7 +140,9 @@ export async function placeOrder(db: Kysely<Database>, input: NewOrder): Promise
   if (sale) countSkippedEmail(sale);
   if (order.amount_cents > 0) {
     try {
-      const charge = await (recurring ? subscribeOrder(db, order) : chargeOrder(db, order));
+      const charge = await (recurring
+        ? subscribeOrder(db, payments, order)
+        : chargeOrder(db, payments, order));
       // The order exists for the API once its Pix does: it and `order.created` commit together.
       await db.transaction().execute(async (trx) => {
         const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
@@ -186,13 +193,14 @@ async function approveFreeOrder(
 }
 
 /** Creates the order's Pix through the API's own charge service (the caller points the order at it). */
-async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
+async function chargeOrder(db: Kysely<Database>, payments: PaymentProviders, order: OrdersTable) {
   const items = orderItems(order);
   const main = items.find((item) => item.kind === 'product')!;
   const bump = items.find((item) => item.kind === 'order_bump');
   const coupon = orderCoupon(order);
   const { charge } = await createCharge(
     db,
+    payments,
     { storeId: order.store_id, livemode: order.livemode === 1 },
     {
       amount: fromCents(order.amount_cents),
@@ -222,7 +230,7 @@ async function chargeOrder(db: Kysely<Database>, order: OrdersTable) {
  * same order again after a failure (same product, same buyer) resumes the unfinished creation at
  * the PSP rather than making a second authorisation.
  */
-async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
+async function subscribeOrder(db: Kysely<Database>, payments: PaymentProviders, order: OrdersTable) {
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const body = {
     product_id: order.product_id,
@@ -230,6 +238,7 @@ async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
   };
   const created = await createSubscription(
     db,
+    payments,
     scope,
     { ...body, tracking: JSON.parse(order.tracking) as Tracking },
     { orderId: order.id, retryKey: `page:${retryKeyOf(scope, 'purchase-page', body)!}` },
@@ -243,7 +252,11 @@ async function subscribeOrder(db: Kysely<Database>, order: OrdersTable) {
  * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
  * one charge. Returns false when there was nothing to renew.
  */
-export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
+export async function renewOrderCharge(
+  db: Kysely<Database>,
+  payments: PaymentProviders,
+  order: OrdersTable,
+): Promise<boolean> {
   if (!UNPAID.includes(order.status) || order.pix_charge_id === null) return false;
   // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
   if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
@@ -265,7 +278,7 @@ export async function renewOrderCharge(db: Kysely<Database>, order: OrdersTable)
     return claimRenewal(trx, order, holdUntil);
   });
   if (claimed) {
-    const charge = await chargeOrder(db, order);
+    const charge = await chargeOrder(db, payments, order);
     await setOrderCharge(db, order, charge.id, charge.expires_at);
   }
   return claimed;

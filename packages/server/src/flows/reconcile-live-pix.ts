@@ -9,7 +9,7 @@ import type { SalesTable } from '../domain/sales/sale-object.js';
 import { recordCanceled } from './cancel-charge.js';
 import { payCharge } from './pay-charge.js';
 import type { PixChargesTable } from '../domain/pix/pix-charge-object.js';
-import { liveProvidersOf } from '../domain/pix/live/live-providers.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { claimDue } from '../domain/pix/live/reconcile-claim.js';
 import { nextCheckAt, nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import { announceNewEvents } from '../platform/jobs/wake.js';
@@ -31,6 +31,8 @@ export interface DueCheck {
 
 export interface ReconcilerOptions {
   db: Kysely<Database>;
+  /** Whose `livePix` answers for each store's PSP. */
+  payments: PaymentProviders;
   log: ReconcilerLog;
   /** STOREFRONT_PIX_RECONCILE_SCHEDULE. */
   scheduleMs: readonly number[];
@@ -59,7 +61,7 @@ const BATCH = 20;
  * number of reconcilers may run against one PostgreSQL database: each check is claimed first.
  */
 export function startPixReconciler(options: ReconcilerOptions): Reconciler {
-  const { db, log, scheduleMs, leaseMs, mail, checks = [] } = options;
+  const { db, payments, log, scheduleMs, leaseMs, mail, checks = [] } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
 
   async function reschedule(row: PixChargesTable): Promise<void> {
@@ -78,7 +80,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       return;
     }
     try {
-      const provider = await liveProvidersOf(db).forStore(row.store_id);
+      const provider = await payments.livePix(row.store_id);
       const state = await provider.getCharge(row.txid, row.amount_cents);
       if (state.payment) {
         await payCharge(db, row, state.payment, mail);
@@ -115,7 +117,7 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
     }
     const request = { refundId: row.refund_id, requestedAt: row.refund_requested_at! };
     try {
-      const provider = await liveProvidersOf(db).forStore(row.store_id);
+      const provider = await payments.livePix(row.store_id);
       const devolucao = await provider.getRefund(row.pix_end_to_end_id, row.refund_id);
       await applyRefundOutcome(db, row, request, devolucao, scheduleMs);
       if (devolucao.status !== 'EM_PROCESSAMENTO') {
@@ -173,12 +175,14 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
 /** The reconciler as `serve` (inline worker) and `storefront worker` run it, from the configuration. */
 export function startConfiguredReconciler(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   config: Pick<Config, 'pixReconcileScheduleMs' | 'pspRequestTimeoutMs' | 'smtp'>,
   log: ReconcilerLog,
   checks: readonly DueCheck[] = [],
 ): Reconciler {
   return startPixReconciler({
     db,
+    payments,
     log,
     scheduleMs: config.pixReconcileScheduleMs,
     mail: config,

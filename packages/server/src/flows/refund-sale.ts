@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
-import { pixProviderFor } from '../domain/pix/providers/index.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { nowIso } from '../platform/values/time.js';
 import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
@@ -24,6 +24,7 @@ export function nextRefundId(row: SalesTable): string {
  */
 export async function refundSale(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: SalesTable,
   scheduleMs?: readonly number[],
 ): Promise<Sale> {
@@ -33,7 +34,7 @@ export async function refundSale(
       'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
     );
   }
-  const provider = await pixProviderFor(db, { storeId: row.store_id, livemode: row.livemode === 1 });
+  const provider = await payments.pix({ storeId: row.store_id, livemode: row.livemode === 1 });
   const request = { refundId: nextRefundId(row), requestedAt: nowIso() };
   const devolucao =
     row.pix_end_to_end_id === null

@@ -8,7 +8,7 @@ import { payCharge } from './pay-charge.js';
 import { effectiveStatus, toPixCharge } from '../domain/pix/pix-charge-object.js';
 import type { PixCharge, PixChargesTable } from '../domain/pix/pix-charge-object.js';
 import { findCharge, markExpiredEarly } from '../domain/pix/pix-charges-repository.js';
-import { simulatedProvider } from '../domain/pix/providers/index.js';
+import { simulatedPixProvider } from '../domain/payments/simulated/simulated-pix-provider.js';
 
 /*
  * Test mode's stand-ins for the payer and the clock, shared by the API and the purchase page. Callers
@@ -21,8 +21,8 @@ export async function simulatePayment(
   row: PixChargesTable,
   mail: DeliveryMail,
 ): Promise<PixCharge> {
-  const callback = simulatedProvider.receivedPixCallback(row.txid, row.amount_cents);
-  const [received] = simulatedProvider.parseReceivedPix(callback);
+  const callback = simulatedPixProvider.receivedPixCallback(row.txid, row.amount_cents);
+  const [received] = simulatedPixProvider.parseReceivedPix(callback);
   return (await payCharge(db, row, received!, mail)).charge;
 }
 

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
-import { simulatedProvider } from '../domain/pix/providers/index.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
+import { simulatedPixProvider } from '../domain/payments/simulated/simulated-pix-provider.js';
 import { storeToday } from '../domain/kernel/store-timezone.js';
 import { sendCycleCharge } from './cycle-charges.js';
 import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
@@ -22,13 +23,14 @@ function billable(row: SubscriptionsTable, operation: string): void {
 /** The next cycle's charge (sent now if the scheduler has not yet) is paid: a sale, the period advances. */
 export async function simulateRenewal(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: SubscriptionsTable,
   mail: Pick<Config, 'smtp'>,
 ): Promise<SubscriptionsTable> {
   billable(row, 'simulate_renewal');
-  const cycle = await sendCycleCharge(db, row);
-  const [received] = simulatedProvider.parseReceivedPix(
-    simulatedProvider.receivedPixCallback(cycle.txid, cycle.amount_cents),
+  const cycle = await sendCycleCharge(db, payments, row);
+  const [received] = simulatedPixProvider.parseReceivedPix(
+    simulatedPixProvider.receivedPixCallback(cycle.txid, cycle.amount_cents),
   );
   return (await payCycle(db, cycle, received!, mail)).subscription;
 }
@@ -36,10 +38,11 @@ export async function simulateRenewal(
 /** An attempt at the next cycle's charge fails: past_due with retries left, else canceled. */
 export async function simulateFailure(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: SubscriptionsTable,
 ): Promise<SubscriptionsTable> {
   billable(row, 'simulate_failure');
-  const cycle = await sendCycleCharge(db, row);
+  const cycle = await sendCycleCharge(db, payments, row);
   return failCycleAttempt(db, cycle, await storeToday(db, row.store_id));
 }
 

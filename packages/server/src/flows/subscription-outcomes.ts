@@ -4,7 +4,7 @@ import type { Database } from '../platform/db/schema.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
 import type { StorefrontEvent } from '../platform/outbox/outbox.js';
 import { invalidRequest } from '../platform/http/api-error.js';
-import type { ReceivedPix } from '../domain/pix/providers/pix-provider.js';
+import type { ReceivedPix } from '../domain/payments/pix-provider.js';
 import { approveSaleRecorded } from './approve-sale.js';
 import type { Sale } from '../domain/sales/sale-object.js';
 import { newUuid } from '../platform/values/ids.js';

@@ -6,7 +6,7 @@ import {
   ValidationError,
   isApiError,
 } from '../../../client/src/index.js';
-import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseBrCode } from '../../src/platform/brcode/index.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { describeEachDatabase } from '../support/test-api.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
-import { registerWebhook } from '../../src/domain/pix/live/provider-admin.js';
-import { saveProviderSettings } from '../../src/domain/pix/live/provider-settings.js';
+import { registerWebhook } from '../../src/domain/payments/api-pix/provider-admin.js';
+import { saveProviderSettings } from '../../src/domain/payments/api-pix/provider-settings.js';
 import { startPixReconciler } from '../../src/flows/reconcile-live-pix.js';
 import type { Reconciler, ReconcilerOptions } from '../../src/flows/reconcile-live-pix.js';
-import type { ReceivingAccountInput } from '../../src/domain/pix/live/receiving-account.js';
+import type { ReceivingAccountInput } from '../../src/domain/payments/api-pix/receiving-account.js';
 import { createSecretBox } from '../../src/platform/values/secret-box.js';
 import { createStore } from '../../src/flows/create-store.js';
 import { startFakePsp } from '../support/fake-psp.js';
@@ -16,10 +16,11 @@ import { silentLog } from '../webhooks/delivery-harness.js';
 /** A reconciler on the test database, quiet, with a 10 s lease; `overrides` change the rest. */
 export function startTestReconciler(
   api: TestApi,
-  overrides: Partial<Omit<ReconcilerOptions, 'db' | 'mail'>> = {},
+  overrides: Partial<Omit<ReconcilerOptions, 'db' | 'payments' | 'mail'>> = {},
 ): Reconciler {
   return startPixReconciler({
     db: api.db,
+    payments: api.payments,
     log: silentLog,
     scheduleMs: api.config.pixReconcileScheduleMs,
     leaseMs: 10_000,
@@ -87,7 +88,7 @@ export function useLivePix(api: TestApi, options: { reconcilerPollMs?: number } 
       account,
     });
     // A client the PSP refuses cannot register anything: such a store goes without a webhook.
-    if (clientCert === pki.client) await registerWebhook(api.db, store.id, api.baseUrl);
+    if (clientCert === pki.client) await registerWebhook(api.db, api.payments, store.id, api.baseUrl);
     return {
       storeId: store.id,
       key: await api.createKey(store.id, undefined, 'live'),

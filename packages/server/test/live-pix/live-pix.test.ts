@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseBrCode } from '../../src/platform/brcode/index.js';
 import { countRows, decodeQr, eventsFor } from '../pix/pix-test-helpers.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import type { TestApi } from '../support/test-api.js';

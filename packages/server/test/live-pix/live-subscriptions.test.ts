@@ -1,13 +1,16 @@
 import { expect, it } from 'vitest';
-import { parseCompositeBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseCompositeBrCode } from '../../src/platform/brcode/index.js';
 import { addDays } from '../../src/platform/values/local-date.js';
 import { runCycles } from '../../src/domain/subscriptions/cycle-scheduler.js';
 import { recurringChecks } from '../../src/flows/check-live-subscriptions.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { updateStore } from '../../src/domain/stores/stores.js';
 import { BUYER as PAGE_BUYER, pageRequest } from '../pages/page-support.js';
-import { accountColumns, checkReceivingAccount } from '../../src/domain/pix/live/receiving-account.js';
-import type { ReceivingAccountInput } from '../../src/domain/pix/live/receiving-account.js';
+import {
+  accountColumns,
+  checkReceivingAccount,
+} from '../../src/domain/payments/api-pix/receiving-account.js';
+import type { ReceivingAccountInput } from '../../src/domain/payments/api-pix/receiving-account.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
@@ -21,7 +24,7 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
   async function withRecurringReconciler<T>(work: () => Promise<T>): Promise<T> {
     const reconciler = startTestReconciler(api, {
       pollIntervalMs: 30,
-      checks: recurringChecks(api.db, api.config, silentLog),
+      checks: recurringChecks(api.db, api.payments, api.config, silentLog),
     });
     try {
       return await work();
@@ -68,7 +71,7 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
       // The worker sends the next cycle's cobr 5 days before the period's end. On PostgreSQL a run
       // skips a subscription the reconciler holds locked at that instant (SKIP LOCKED): the next run
       // takes it, as the worker's next minute would.
-      const runOn = (asOf: string) => runCycles(api.db, { asOf, storeId: store.storeId });
+      const runOn = (asOf: string) => runCycles(api.db, api.payments, { asOf, storeId: store.storeId });
       await eventually(
         async () => (await runOn(addDays(active.current_period_end, -5))).charges_sent.length === 1,
       );
@@ -170,7 +173,7 @@ describeEachDatabase('Live subscriptions and the store’s receiving account', (
     const sub = (await subscribe(api, store.key, product.id)).body;
     const reconciler = startTestReconciler(api, {
       pollIntervalMs: 30,
-      checks: recurringChecks(api.db, api.config, silentLog),
+      checks: recurringChecks(api.db, api.payments, api.config, silentLog),
     });
     try {
       await psp.rec.payJourney3(sub.pix.id_rec);
@@ -180,7 +183,7 @@ describeEachDatabase('Live subscriptions and the store’s receiving account', (
       });
       // A 1 ms lease: a failed run's claim is over by the next run.
       const run = () =>
-        runCycles(api.db, {
+        runCycles(api.db, api.payments, {
           asOf: addDays(active.current_period_end, -5),
           storeId: store.storeId,
           leaseMs: 1,

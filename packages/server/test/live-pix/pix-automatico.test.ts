@@ -1,15 +1,14 @@
 import { expect, it } from 'vitest';
-import { STANDARD_TOKEN_REQUEST } from '../../src/domain/pix/live/token-request.js';
+import { STANDARD_TOKEN_REQUEST } from '../../src/domain/payments/api-pix/token-request.js';
 import { prefixedId, randomBase62 } from '../../src/platform/values/ids.js';
-import { parseCompositeBrCode, renderQrPng } from '../../src/domain/pix/brcode/index.js';
-import { apiPixClient } from '../../src/domain/pix/live/api-pix-client.js';
-import { createApiPixTransport } from '../../src/domain/pix/live/api-pix-transport.js';
-import { liveProvidersOf } from '../../src/domain/pix/live/live-providers.js';
-import type { LivePixProvider } from '../../src/domain/pix/live/api-pix-provider.js';
+import { parseCompositeBrCode, renderQrPng } from '../../src/platform/brcode/index.js';
+import { apiPixClient } from '../../src/domain/payments/api-pix/api-pix-client.js';
+import { createApiPixTransport } from '../../src/domain/payments/api-pix/api-pix-transport.js';
+import type { LivePixProvider } from '../../src/domain/payments/live-pix-provider.js';
 import { cycleTxid } from '../../src/domain/subscriptions/cycle-txid.js';
-import type { SubscriptionChargeRequest } from '../../src/domain/pix/providers/recurring-provider.js';
-import { decodeFields } from '../../src/domain/pix/brcode/tlv.js';
-import type { TlvField } from '../../src/domain/pix/brcode/tlv.js';
+import type { SubscriptionChargeRequest } from '../../src/domain/payments/recurring-provider.js';
+import { decodeFields } from '../../src/platform/brcode/tlv.js';
+import type { TlvField } from '../../src/platform/brcode/tlv.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
@@ -70,7 +69,7 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
   const live = useLivePix(api);
 
   async function providerOf(store: LiveStore): Promise<LivePixProvider> {
-    return liveProvidersOf(api.db).forStore(store.storeId);
+    return api.payments.livePix(store.storeId);
   }
 
   /** A Jornada 3 the payer completed: the rec is APROVADA at the PSP. */

@@ -236,7 +236,12 @@ describeEachDatabase('orders as an API resource', (api) => {
       .set({ created_at: new Date(Date.now() - 31 * MINUTE).toISOString() })
       .where('id', '=', id)
       .execute();
-    const duties = startNodeDuties({ db: api.db, config: { ...api.config, worker: 'off' }, log: silentLog });
+    const duties = startNodeDuties({
+      db: api.db,
+      payments: api.payments,
+      config: { ...api.config, worker: 'off' },
+      log: silentLog,
+    });
     try {
       const order = await eventually(async () => {
         const current = await getOrder(id);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { saveProviderSettings } from '../../src/domain/pix/live/provider-settings.js';
+import { saveProviderSettings } from '../../src/domain/payments/api-pix/provider-settings.js';
 import { createSecretBox } from '../../src/platform/values/secret-box.js';
 import { findStore, updateStore } from '../../src/domain/stores/stores.js';
 import { useLivePix } from '../live-pix/live-harness.js';

@@ -1,10 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  BrCodeError,
-  buildBrCode,
-  parseBrCode,
-  type BrCodeInput,
-} from '../../src/domain/pix/brcode/index.js';
+import { BrCodeError, buildBrCode, parseBrCode, type BrCodeInput } from '../../src/platform/brcode/index.js';
 
 const base: BrCodeInput = { pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'Recife' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crc16Hex, parseBrCode, parseCompositeBrCode } from '../../src/domain/pix/brcode/index.js';
+import { crc16Hex, parseBrCode, parseCompositeBrCode } from '../../src/platform/brcode/index.js';
 
 /** The composite codes of the API Pix 2.9.0 standard's examples (GET /rec/{idRec}?txid=). */
 const JORNADA_3 =

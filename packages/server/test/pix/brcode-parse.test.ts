@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { BrCodeError, buildBrCode, crc16Hex, parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { BrCodeError, buildBrCode, crc16Hex, parseBrCode } from '../../src/platform/brcode/index.js';
 
 const valid =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';

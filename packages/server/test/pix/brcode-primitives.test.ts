@@ -1,10 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  crc16CcittFalse,
-  crc16Hex,
-  foldAndTruncate,
-  foldToAscii,
-} from '../../src/domain/pix/brcode/index.js';
+import { crc16CcittFalse, crc16Hex, foldAndTruncate, foldToAscii } from '../../src/platform/brcode/index.js';
 
 describe('crc16 (CCITT-FALSE)', () => {
   it('gives the catalogue check value for "123456789"', () => {

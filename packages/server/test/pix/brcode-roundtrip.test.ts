@@ -7,7 +7,7 @@ import {
   parseBrCode,
   type BrCodeInput,
   type PixAccount,
-} from '../../src/domain/pix/brcode/index.js';
+} from '../../src/platform/brcode/index.js';
 
 // Characters that exercise folding: accents (NFD-decomposable), things with no ASCII form (dropped),
 // control characters and astral-plane emoji (dropped), and runs of spaces (collapsed).

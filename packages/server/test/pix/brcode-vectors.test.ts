@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { buildBrCode, parseBrCode, type BrCodeInput } from '../../src/domain/pix/brcode/index.js';
+import { buildBrCode, parseBrCode, type BrCodeInput } from '../../src/platform/brcode/index.js';
 
 // The three published payloads listed in issue 5. Build must reproduce them
 // byte for byte, CRC included; parse must read back exactly these fields.

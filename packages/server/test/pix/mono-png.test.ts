@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { PNG } from 'pngjs';
-import { encodeMonochromePng } from '../../src/domain/pix/brcode/mono-png.js';
+import { encodeMonochromePng } from '../../src/platform/brcode/mono-png.js';
 
 describe('encodeMonochromePng', () => {
   it('writes each cell as scale x scale pixels inside a light margin (checked with pngjs)', () => {

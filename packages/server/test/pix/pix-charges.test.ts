@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseBrCode } from '../../src/platform/brcode/index.js';
 import { testPixKey } from '../../src/domain/pix/pix-settings.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { countRows, decodeQr, eventsFor, insertLiveCharge } from './pix-test-helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseBrCode } from '../../src/platform/brcode/index.js';
 import { normalizePixKey } from '../../src/domain/pix/pix-key.js';
 import { normalizePixSettings, pixReceiverFor, testPixKey } from '../../src/domain/pix/pix-settings.js';
 import type { StoresTable } from '../../src/domain/stores/stores.js';

@@ -3,7 +3,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { TestApi } from '../support/test-api.js';
 import { fromBool } from '../../src/platform/db/schema.js';
-import { buildBrCode } from '../../src/domain/pix/brcode/index.js';
+import { buildBrCode } from '../../src/platform/brcode/index.js';
 import type { PixChargesTable } from '../../src/domain/pix/pix-charge-object.js';
 import { prefixedId } from '../../src/platform/values/ids.js';
 import { isoAfter, nowIso } from '../../src/platform/values/time.js';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { renderQrPng } from '../../src/domain/pix/brcode/index.js';
+import { renderQrPng } from '../../src/platform/brcode/index.js';
 import { brCodes } from './pix-test-helpers.js';
 
 // jsqr ships a UMD bundle whose module.exports is the function itself, while its typings declare

@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import QRCode from 'qrcode';
 import type { QRCodeSegment } from 'qrcode';
-import { QR_SEGMENT_BANDS, qrSegments } from '../../src/domain/pix/brcode/qr-segments.js';
+import { QR_SEGMENT_BANDS, qrSegments } from '../../src/platform/brcode/qr-segments.js';
 import { typicalBrCodes } from './pix-test-helpers.js';
 
 // qrcode's internals, to hold the split to the library's own accounting.

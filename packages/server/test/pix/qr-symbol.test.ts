@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import QRCode from 'qrcode';
-import { qrSegments } from '../../src/domain/pix/brcode/qr-segments.js';
-import { qrSymbol } from '../../src/domain/pix/brcode/qr-symbol.js';
+import { qrSegments } from '../../src/platform/brcode/qr-segments.js';
+import { qrSymbol } from '../../src/platform/brcode/qr-symbol.js';
 import { typicalBrCodes } from './pix-test-helpers.js';
 
 // The library's symbol for the same segments (qr-segments.test.ts holds the split to qrcode's own).

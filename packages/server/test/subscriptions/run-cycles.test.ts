@@ -160,7 +160,9 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
       .set({ next_action_date: localDate(new Date(), 'America/Sao_Paulo') })
       .where('id', '=', sub.id)
       .execute();
-    const schedulers = [1, 2].map(() => startCycleScheduler({ db: api.db, log: silentLog, intervalMs: 50 }));
+    const schedulers = [1, 2].map(() =>
+      startCycleScheduler({ db: api.db, payments: api.payments, log: silentLog, intervalMs: 50 }),
+    );
     try {
       const [cycle] = await eventually(async () => {
         const rows = await cyclesOf(sub.id);

@@ -22,7 +22,7 @@ describeEachDatabase('Subscription days in the store’s time zone (Manaus, São
   async function sentNow(): Promise<Zone[]> {
     const sent: Zone[] = [];
     for (const zone of ZONES) {
-      const report = await runCycles(api.db, { storeId: stores[zone].storeId });
+      const report = await runCycles(api.db, api.payments, { storeId: stores[zone].storeId });
       expect(report.as_of).toBeNull();
       if (report.charges_sent.length > 0) sent.push(zone);
     }

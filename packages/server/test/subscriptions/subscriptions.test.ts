@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/domain/pix/brcode/index.js';
+import { parseBrCode } from '../../src/platform/brcode/index.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { chargeOfOrder, createShop, placeOrder } from '../pages/page-support.js';

@@ -12,6 +12,7 @@ import type { Config } from '../../src/platform/config/config.js';
 import type { DialectName } from '../../src/platform/db/database.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { createStore } from '../../src/flows/create-store.js';
+import type { PaymentProviders } from '../../src/domain/payments/payment-providers.js';
 import { logLinesStream } from './log-lines.js';
 import { contractOf } from './contract.js';
 import { POSTGRES_URL, createTestDatabase } from './test-databases.js';
@@ -61,6 +62,11 @@ export class TestApi {
 
   get config(): Config {
     return this.app.config;
+  }
+
+  /** The app's payment providers, for flows a test calls directly. */
+  get payments(): PaymentProviders {
+    return this.app.payments;
   }
 
   async start(): Promise<void> {

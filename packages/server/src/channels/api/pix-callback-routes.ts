@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/http/api-error.js';
 import { keyedRateLimit } from '../../platform/http/keyed-rate-limit.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
-import { findStoreByCallbackToken } from '../../domain/pix/live/provider-settings.js';
+import { findStoreByCallbackToken } from '../../domain/payments/api-pix/provider-settings.js';
 import { wakeReconcilers } from '../../platform/jobs/reconcile-wake.js';
 
 /** Every callback as received, for the operator's audit; its content is only ever a hint. */

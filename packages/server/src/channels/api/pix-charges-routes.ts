@@ -34,7 +34,7 @@ const externalIdPattern = new RegExp(EXTERNAL_ID_PATTERN);
 
 export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = app;
+  const { db, payments } = app;
   const tags = ['Pix charges'];
 
   async function chargeOr404(scope: ChargeScope, id: string) {
@@ -67,7 +67,7 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
     async (request, reply) =>
       sendCreation(request, reply, 201, async (keep) => {
         const idempotencyKey = request.headers['idempotency-key'];
-        const { charge, created, mismatch } = await createCharge(db, request.auth, request.body, {
+        const { charge, created, mismatch } = await createCharge(db, payments, request.auth, request.body, {
           idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
           reconcileScheduleMs: app.config.pixReconcileScheduleMs,
           keep,
@@ -157,7 +157,8 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
         response: { 200: PixCharge, ...errorResponses(400, 404, 502) },
       },
     },
-    async (request) => cancelCharge(db, await chargeOr404(request.auth, request.params.id), app.config),
+    async (request) =>
+      cancelCharge(db, payments, await chargeOr404(request.auth, request.params.id), app.config),
   );
 
   app.post(

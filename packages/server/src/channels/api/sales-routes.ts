@@ -15,7 +15,7 @@ const ListSalesQuery = Type.Partial(Type.Object(PageQuery), { additionalProperti
 
 export async function salesRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = app;
+  const { db, payments } = app;
   const tags = ['Sales'];
 
   async function saleOr404(scope: SaleScope, id: string) {
@@ -79,7 +79,12 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      refundSale(db, await saleOr404(request.auth, request.params.id), app.config.pixReconcileScheduleMs),
+      refundSale(
+        db,
+        payments,
+        await saleOr404(request.auth, request.params.id),
+        app.config.pixReconcileScheduleMs,
+      ),
   );
 
   app.post(

@@ -66,7 +66,7 @@ const SIMULATIONS = {
 
 export async function subscriptionsRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = app;
+  const { db, payments } = app;
   const tags = ['Subscriptions'];
 
   async function subscriptionOr404(scope: SubscriptionScope, id: string): Promise<SubscriptionsTable> {
@@ -91,7 +91,7 @@ export async function subscriptionsRoutes(parent: FastifyInstance): Promise<void
     async (request, reply) =>
       sendCreation(request, reply, 201, async (keep) => {
         const idempotencyKey = request.headers['idempotency-key'];
-        return createSubscription(db, request.auth, request.body, {
+        return createSubscription(db, payments, request.auth, request.body, {
           idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
           reconcileScheduleMs: app.config.pixReconcileScheduleMs,
           keep,
@@ -156,7 +156,12 @@ export async function subscriptionsRoutes(parent: FastifyInstance): Promise<void
     },
     async (request) =>
       toSubscription(
-        await cancelSubscription(db, await subscriptionOr404(request.auth, request.params.id), app.config),
+        await cancelSubscription(
+          db,
+          payments,
+          await subscriptionOr404(request.auth, request.params.id),
+          app.config,
+        ),
       ),
   );
 
@@ -181,9 +186,9 @@ export async function subscriptionsRoutes(parent: FastifyInstance): Promise<void
         const row = await subscriptionOr404(request.auth, request.params.id);
         const changed =
           operation === 'simulate_renewal'
-            ? await simulateRenewal(db, row, app.config)
+            ? await simulateRenewal(db, payments, row, app.config)
             : operation === 'simulate_failure'
-              ? await simulateFailure(db, row)
+              ? await simulateFailure(db, payments, row)
               : await simulateBuyerCancel(db, row);
         return toSubscription(changed);
       },

@@ -3,17 +3,22 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { Config } from '../../platform/config/config.js';
 import type { Db } from '../../platform/db/database.js';
-import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
-import { checkProvider, describeProvider, registerWebhook } from '../../domain/pix/live/provider-admin.js';
+import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
+import { openPaymentProviders } from '../server/payment-providers.js';
+import {
+  checkProvider,
+  describeProvider,
+  registerWebhook,
+} from '../../domain/payments/api-pix/provider-admin.js';
 import {
   findProviderSettings,
   removeProviderSettings,
   saveProviderSettings,
-} from '../../domain/pix/live/provider-settings.js';
-import type { ClientIdentity } from '../../domain/pix/live/client-certificate.js';
-import { ACCOUNT_TYPES } from '../../domain/pix/live/receiving-account.js';
-import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../../domain/pix/live/token-request.js';
-import type { TokenAuth, TokenFormat } from '../../domain/pix/live/token-request.js';
+} from '../../domain/payments/api-pix/provider-settings.js';
+import type { ClientIdentity } from '../../domain/payments/api-pix/client-certificate.js';
+import { ACCOUNT_TYPES } from '../../domain/payments/api-pix/receiving-account.js';
+import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../../domain/payments/api-pix/token-request.js';
+import type { TokenAuth, TokenFormat } from '../../domain/payments/api-pix/token-request.js';
 import { createSecretBox } from '../../platform/values/secret-box.js';
 import { findStore } from '../../domain/stores/stores.js';
 import { print, warn, withDatabase } from './context.js';
@@ -73,20 +78,18 @@ function identityOf(options: SetOptions): ClientIdentity {
   };
 }
 
-/** Opens the database with the store's live providers attached, and closes both after `work`. */
-export function withProviders<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
+/** Opens the database and the payment providers, and closes both after `work`. */
+export function withProviders<T>(
+  work: (db: Db, payments: PaymentProviders, config: Config) => Promise<T>,
+): Promise<T> {
   return withDatabase(async (db, config) => {
-    const providers = attachLiveProviders(db.kysely, {
-      secret: config.secret,
-      connectTimeoutMs: config.pspConnectTimeoutMs,
-      requestTimeoutMs: config.pspRequestTimeoutMs,
-    });
+    const payments = openPaymentProviders(db.kysely, config);
     try {
-      return await work(db, config);
+      return await work(db, payments, config);
     } catch (error) {
       return fail((error as Error).message);
     } finally {
-      await providers.close();
+      await payments.close();
     }
   });
 }
@@ -199,8 +202,8 @@ export function registerPixProviderCommand(program: Command): void {
     .requiredOption('--store <store_id>', 'the store')
     .option('--json', 'print one JSON object')
     .action(async (options: { store: string; json?: boolean }) => {
-      await withProviders(async ({ kysely }) => {
-        const charges = await checkProvider(kysely, options.store);
+      await withProviders(async (_db, payments) => {
+        const charges = await checkProvider(payments, options.store);
         print(
           !!options.json,
           { ok: true, charges_last_minute: charges },
@@ -217,8 +220,13 @@ export function registerPixProviderCommand(program: Command): void {
     .requiredOption('--store <store_id>', 'the store')
     .option('--json', 'print one JSON object')
     .action(async (options: { store: string; json?: boolean }) => {
-      await withProviders(async ({ kysely }, config) => {
-        const { webhookUrl, recurring } = await registerWebhook(kysely, options.store, config.publicUrl);
+      await withProviders(async ({ kysely }, payments, config) => {
+        const { webhookUrl, recurring } = await registerWebhook(
+          kysely,
+          payments,
+          options.store,
+          config.publicUrl,
+        );
         if (!recurring) {
           warn(
             'The PSP does not offer Pix Automático to these credentials (it refused PUT /webhookrec or /webhookcobr): live subscriptions will not work until it does; plain Pix charges are registered.',

@@ -44,8 +44,8 @@ export function registerSubscriptionsCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (options: { store?: string; asOf?: string; json?: boolean }) => {
       // Live subscriptions' charges go to their stores' PSPs.
-      await withProviders(async (db) => {
-        const report = await runCycles(db.kysely, { asOf: options.asOf, storeId: options.store });
+      await withProviders(async (db, payments) => {
+        const report = await runCycles(db.kysely, payments, { asOf: options.asOf, storeId: options.store });
         print(!!options.json, report, describe(report));
       });
     });

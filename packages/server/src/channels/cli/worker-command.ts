@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
-import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
+import { openPaymentProviders } from '../server/payment-providers.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
 import { startConversionWorker } from '../../flows/send-meta-conversions.js';
 import { startEmailWorker } from '../../flows/send-emails.js';
@@ -26,18 +26,15 @@ export function registerWorkerCommand(program: Command): void {
       const worker = startDeliveryWorker({ db: db.kysely, config, log });
       const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
       const conversions = startConversionWorker({ db: db.kysely, config, log });
-      const liveProviders = attachLiveProviders(db.kysely, {
-        secret: config.secret,
-        connectTimeoutMs: config.pspConnectTimeoutMs,
-        requestTimeoutMs: config.pspRequestTimeoutMs,
-      });
+      const payments = openPaymentProviders(db.kysely, config);
       const reconciler = startConfiguredReconciler(
         db.kysely,
+        payments,
         config,
         log,
-        recurringChecks(db.kysely, config, log),
+        recurringChecks(db.kysely, payments, config, log),
       );
-      const cycles = startCycleScheduler({ db: db.kysely, log });
+      const cycles = startCycleScheduler({ db: db.kysely, payments, log });
       log.info(
         {
           dialect: db.dialect,
@@ -60,7 +57,7 @@ export function registerWorkerCommand(program: Command): void {
             reconciler.stop(),
             cycles.stop(),
           ]);
-          await liveProviders.close();
+          await payments.close();
           await db.close();
         },
         shutdownDeadlineMs(config),

@@ -12,6 +12,7 @@ import { startRateLimitPrimary } from '../../platform/http/rate-limit.js';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import { watchProcess } from '../api/metrics-routes.js';
 import { startHttpProcess, startNodeDuties, warnIfPublicUrlIsPlain } from '../server/service.js';
+import { openPaymentProviders } from '../server/payment-providers.js';
 import { ensureDemoStore } from '../../flows/demo-store.js';
 import { receiveNewEventsFromHttpProcesses, relayNewEventsToPrimary } from './new-events-relay.js';
 import { nodeMetricsFromPrimary, serveNodeMetrics } from './node-metrics.js';
@@ -50,7 +51,8 @@ async function runPrimary(config: Config): Promise<void> {
   const stopReceiving = receiveNewEventsFromHttpProcesses();
   // One scrape answers for the node: the HTTP processes ask here, the primary adds its own duties' metrics.
   const stopMetrics = config.metricsToken ? [serveNodeMetrics(), watchProcess(db.kysely, db.poolStats)] : [];
-  const duties = startNodeDuties({ db: db.kysely, config, log });
+  const payments = openPaymentProviders(db.kysely, config);
+  const duties = startNodeDuties({ db: db.kysely, payments, config, log });
   const supervisor = superviseHttpProcesses({ processes: config.processes, log });
 
   let closing: Promise<void> | null = null;
@@ -60,6 +62,7 @@ async function runPrimary(config: Config): Promise<void> {
       stopReceiving();
       for (const stop of stopMetrics) stop();
       await duties.stop();
+      await payments.close();
       await db.close();
     })());
   stopOnSignals(log, close, shutdownDeadlineMs(config));

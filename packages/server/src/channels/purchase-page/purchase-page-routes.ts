@@ -16,7 +16,7 @@ import type { OrdersTable } from '../../domain/orders/order-object.js';
 import { findOrderByToken } from '../../domain/orders/orders-repository.js';
 import { offeredBump, placeOrder, renewOrderCharge } from '../../flows/place-order.js';
 import { priceOrder } from '../../flows/price-order.js';
-import { ProviderError } from '../../domain/pix/live/provider-errors.js';
+import { ProviderError } from '../../domain/payments/provider-errors.js';
 import { orderPath } from '../../domain/orders/order-links.js';
 import { cleanTracking } from '../../domain/kernel/tracking.js';
 import { simulatePayment } from '../../flows/simulate-payment.js';
@@ -114,7 +114,7 @@ export async function purchasePageRoutes(
   options: { redis: Redis | null },
 ): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, config } = app;
+  const { db, config, payments } = app;
   const assets = registerPageAssets(app, PURCHASE_PAGE_PREFIX);
   // Per (IP, store), STOREFRONT_ORDER_RATE_LIMIT a minute each. Quotes count apart from orders: a
   // buyer trying the bump and a coupon before ordering must not use up the orders, and a guesser of
@@ -279,7 +279,7 @@ export async function purchasePageRoutes(
       const buyer = checkBuyer(request.body);
       if (!buyer.ok) throw refuse(400, 'Confira os campos destacados.', buyer.errors);
       try {
-        const { token } = await placeOrder(db, {
+        const { token } = await placeOrder(db, payments, {
           store,
           product,
           customer: buyer.customer,
@@ -391,7 +391,7 @@ export async function purchasePageRoutes(
       throw refuse(400, 'Este Pix foi cancelado pela loja. Fale com a loja se ainda quiser comprar.');
     }
     try {
-      await renewOrderCharge(db, order);
+      await renewOrderCharge(db, payments, order);
     } catch (error) {
       if (error instanceof CouponRefused) {
         throw refuse(400, `${error.message} Faça um novo pedido para comprar sem o cupom.`, {

@@ -27,7 +27,8 @@ import { productsRoutes } from '../api/products-routes.js';
 import { rateLimitPlugin } from '../../platform/http/rate-limit.js';
 import { storableTextPlugin } from '../../platform/http/storable-text.js';
 import { validatorCompiler } from '../../platform/http/validation.js';
-import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
+import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
+import { openPaymentProviders } from './payment-providers.js';
 import { pixCallbackRoutes } from '../api/pix-callback-routes.js';
 import { markRecurringDue } from '../../flows/check-live-subscriptions.js';
 import { pixChargesRoutes } from '../api/pix-charges-routes.js';
@@ -45,12 +46,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     config: Config;
+    payments: PaymentProviders;
   }
 }
 
 export interface AppDependencies {
   config: Config;
   db: Kysely<Database>;
+  /** What routes charge, cancel and refund through (shared with the node's duties); default: the app's own. */
+  payments?: PaymentProviders;
   redis?: Redis | null;
   /** pino options, or false to silence (tests). */
   logger?: boolean | Record<string, unknown>;
@@ -109,12 +113,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('db', deps.db);
   app.decorate('config', deps.config);
-  const liveProviders = attachLiveProviders(deps.db, {
-    secret: deps.config.secret,
-    connectTimeoutMs: deps.config.pspConnectTimeoutMs,
-    requestTimeoutMs: deps.config.pspRequestTimeoutMs,
-  });
-  app.addHook('onClose', () => liveProviders.close());
+  // Opened here, the providers are the app's to close; given, they are the caller's.
+  const payments = deps.payments ?? openPaymentProviders(deps.db, deps.config);
+  app.decorate('payments', payments);
+  if (!deps.payments) app.addHook('onClose', () => payments.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);

@@ -16,7 +16,8 @@ import { startRetention } from '../../flows/retention.js';
 import { expireDueCharges } from '../../domain/pix/expiry-sweeper.js';
 import { abandonDueOrders } from '../../flows/abandon-orders.js';
 import { startSweeper } from '../../platform/jobs/sweeper.js';
-import { attachLiveProviders } from '../../domain/pix/live/live-providers.js';
+import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
+import { openPaymentProviders } from './payment-providers.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
 import { ensureDemoStore } from '../../flows/demo-store.js';
 import { expireUnauthorised, startCycleScheduler } from '../../domain/subscriptions/cycle-scheduler.js';
@@ -47,8 +48,13 @@ const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
  * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
-export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; log: ServiceLog }): NodeDuties {
-  const { db, config, log } = deps;
+export function startNodeDuties(deps: {
+  db: Kysely<Database>;
+  payments: PaymentProviders;
+  config: Config;
+  log: ServiceLog;
+}): NodeDuties {
+  const { db, payments, config, log } = deps;
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
   }, MAINTENANCE_INTERVAL_MS).unref();
@@ -74,17 +80,12 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
   // Meta conversion events, claimed like e-mails: any number of nodes send each once.
   const conversions = config.worker === 'inline' ? startConversionWorker({ db, config, log }) : null;
   // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
-  const liveProviders = attachLiveProviders(db, {
-    secret: config.secret,
-    connectTimeoutMs: config.pspConnectTimeoutMs,
-    requestTimeoutMs: config.pspRequestTimeoutMs,
-  });
   const reconciler =
     config.worker === 'inline'
-      ? startConfiguredReconciler(db, config, log, recurringChecks(db, config, log))
+      ? startConfiguredReconciler(db, payments, config, log, recurringChecks(db, payments, config, log))
       : null;
   // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
-  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, log }) : null;
+  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, payments, log }) : null;
   // Started after listening: a first prune of a large backlog must not delay readiness.
   const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
   return {
@@ -98,7 +99,6 @@ export function startNodeDuties(deps: { db: Kysely<Database>; config: Config; lo
       await conversions?.stop();
       await reconciler?.stop();
       await cycles?.stop();
-      await liveProviders.close();
     },
   };
 }
@@ -118,7 +118,12 @@ export function warnIfPublicUrlIsPlain(config: Config, log: ServiceLog): void {
 async function listen(
   config: Config,
   db: Db,
-  options: { logger?: boolean; log: ServiceLog; renderMetrics?: () => Promise<string> },
+  options: {
+    logger?: boolean;
+    log: ServiceLog;
+    payments: PaymentProviders;
+    renderMetrics?: () => Promise<string>;
+  },
 ): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const { log, ...appOptions } = options;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
@@ -150,15 +155,22 @@ export async function startService(
 ): Promise<RunningService> {
   const log = pino({ level: config.logLevel });
   const db = await openServingDatabase(config.databaseUrl, log);
-  const http = await listen(config, db, { ...options, log }).catch(async (error: unknown) => {
+  const payments = openPaymentProviders(db.kysely, config);
+  const http = await listen(config, db, { ...options, log, payments }).catch(async (error: unknown) => {
     await db.close();
     throw error;
   });
   // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
   const demo = await ensureDemoStore(db.kysely);
   warnIfPublicUrlIsPlain(config, http.app.log);
-  const duties = startNodeDuties({ db: db.kysely, config, log: http.app.log });
-  return { app: http.app, db, demo, url: http.url, close: once(http.close, duties.stop, db.close) };
+  const duties = startNodeDuties({ db: db.kysely, payments, config, log: http.app.log });
+  return {
+    app: http.app,
+    db,
+    demo,
+    url: http.url,
+    close: once(http.close, duties.stop, payments.close, db.close),
+  };
 }
 
 /**
@@ -171,8 +183,9 @@ export async function startHttpProcess(
 ): Promise<Omit<RunningService, 'demo'>> {
   const log = pino({ level: config.logLevel });
   const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
-  const http = await listen(config, db, { log, ...(renderMetrics ? { renderMetrics } : {}) });
-  return { app: http.app, db, url: http.url, close: once(http.close, db.close) };
+  const payments = openPaymentProviders(db.kysely, config);
+  const http = await listen(config, db, { log, payments, ...(renderMetrics ? { renderMetrics } : {}) });
+  return { app: http.app, db, url: http.url, close: once(http.close, payments.close, db.close) };
 }
 
 /** Runs the steps in order the first time; later calls get the same promise. */

@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../platform/http/api-error.js';
-import { foldAndTruncate, foldToAscii } from './brcode/index.js';
+import { foldAndTruncate, foldToAscii } from '../../platform/brcode/index.js';
+import type { PixReceiver } from '../../platform/brcode/index.js';
 import { normalizePixKey } from './pix-key.js';
-
-/** Who receives a charge's money, as its BR Code shows it (fields 26-01, 59 and 60). */
-export interface PixReceiver {
-  pixKey: string;
-  merchantName: string;
-  merchantCity: string;
-}
 
 const MAX_MERCHANT_NAME = 25;
 const MAX_MERCHANT_CITY = 15;

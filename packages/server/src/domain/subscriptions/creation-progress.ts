@@ -4,7 +4,6 @@ import { fromBool } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
-import type { CreationHeld } from '../pix/providers/recurring-provider.js';
 
 /** A subscription creation's progress at the PSP (table `subscription_creations`). */
 export interface SubscriptionCreationsTable {
@@ -102,28 +101,16 @@ export async function beginCreation(
   return claimed;
 }
 
-/** What an earlier try got the PSP to hold, for the provider to resume from. */
-export function heldOf(row: SubscriptionCreationsTable): CreationHeld {
-  return {
-    loc: row.loc_id === null ? null : { id: row.loc_id, location: row.loc_location! },
-    idRec: row.id_rec,
-  };
-}
+/** What the PSP answered at one step: its location (`POST /locrec`) or its rec (`POST /rec`). */
+export type CreationStep = Partial<Pick<SubscriptionCreationsTable, 'loc_id' | 'loc_location' | 'id_rec'>>;
 
 /** Records a step the PSP answered, before the next call: a retry resumes from there. */
 export async function saveCreationStep(
   db: Kysely<Database>,
   row: SubscriptionCreationsTable,
-  step: Partial<CreationHeld>,
+  step: CreationStep,
 ): Promise<void> {
-  await db
-    .updateTable('subscription_creations')
-    .set({
-      ...(step.loc && { loc_id: step.loc.id, loc_location: step.loc.location }),
-      ...(step.idRec !== undefined && { id_rec: step.idRec }),
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await db.updateTable('subscription_creations').set(step).where('id', '=', row.id).execute();
 }
 
 /** The subscription is written (in the caller's transaction): the creation is done. */

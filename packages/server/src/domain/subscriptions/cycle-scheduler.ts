@@ -9,7 +9,7 @@ import { isPostgres } from '../../platform/db/sql-dialect.js';
 import { announceNewEvents } from '../../platform/jobs/wake.js';
 import { sendCycleCharges } from '../../flows/cycle-charges.js';
 import { addDays, localDate } from '../../platform/values/local-date.js';
-import { recurringProviderFor } from '../pix/providers/recurring-providers.js';
+import type { PaymentProviders } from '../payments/payment-providers.js';
 import { endSubscription, MAX_RETRIES, RETRY_WINDOW_DAYS } from '../../flows/subscription-outcomes.js';
 import type { SubscriptionsTable } from './subscription-object.js';
 import { findCycle, moveCycle, moveSubscription } from './subscriptions-repository.js';
@@ -105,6 +105,7 @@ async function daysToPlay(db: Kysely<Database>, options: RunCyclesOptions, now: 
  */
 export async function runCycles(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   options: RunCyclesOptions = {},
 ): Promise<CycleRunReport> {
   const report: CycleRunReport = {
@@ -127,12 +128,13 @@ export async function runCycles(
       );
       await sendDueCharges(
         db,
+        payments,
         claimed.filter((row) => row.status === 'active'),
         report,
       );
       for (const row of claimed.filter((row) => row.status === 'past_due')) {
         try {
-          await retryOrEnd(db, row, day.asOf, report);
+          await retryOrEnd(db, payments, row, day.asOf, report);
         } catch (error) {
           // The lease keeps it from this run; it is due again for the next one once the lease ends.
           if (!(error instanceof ApiError)) throw error;
@@ -153,11 +155,12 @@ export async function runCycles(
  */
 async function sendDueCharges(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   rows: SubscriptionsTable[],
   report: CycleRunReport,
 ): Promise<void> {
   const released: string[] = [];
-  for (const outcome of await sendCycleCharges(db, rows)) {
+  for (const outcome of await sendCycleCharges(db, payments, rows)) {
     const { subscription, cycle } = outcome;
     if (outcome.error || !cycle) {
       report.failed.push({ subscription_id: subscription.id, error: outcome.error?.message ?? 'not sent' });
@@ -184,6 +187,7 @@ async function sendDueCharges(
 /** A past-due subscription's due work: ask for a retry, or end it once out of retries. */
 async function retryOrEnd(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   row: SubscriptionsTable,
   asOf: string,
   report: CycleRunReport,
@@ -195,7 +199,7 @@ async function retryOrEnd(
   const windowEnd = addDays(cycle.due_date, RETRY_WINDOW_DAYS);
   const owed = cycle.retries_requested < cycle.failed_attempts && cycle.retries_requested < MAX_RETRIES;
   if (owed && asOf <= windowEnd) {
-    const provider = await recurringProviderFor(db, { storeId: row.store_id, livemode: row.livemode === 1 });
+    const provider = await payments.recurring({ storeId: row.store_id, livemode: row.livemode === 1 });
     await provider.requestRetry(cycle.txid, asOf);
     await moveCycle(
       db,
@@ -255,6 +259,7 @@ export async function expireUnauthorised(db: Kysely<Database>, storeId?: string)
 /** The worker's scheduler: runs `runCycles` for each store's today every `intervalMs` (default 1 minute). */
 export function startCycleScheduler(deps: {
   db: Kysely<Database>;
+  payments: PaymentProviders;
   log: Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
   intervalMs?: number;
 }): PollLoop {
@@ -263,7 +268,7 @@ export function startCycleScheduler(deps: {
     pollIntervalMs: deps.intervalMs ?? 60_000,
     log: deps.log,
     round: async () => {
-      const report = await runCycles(deps.db);
+      const report = await runCycles(deps.db, deps.payments);
       const did = report.charges_sent.length + report.retries_requested.length + report.canceled.length;
       if (did > 0) {
         announceNewEvents();

@@ -1,6 +1,5 @@
 import type { Recorrencia } from '../kernel/recurrence.js';
 import { addDays, dayStartUtc } from '../../platform/values/local-date.js';
-import type { Periodicidade } from '../pix/providers/recurring-provider.js';
 
 /*
  * Subscription periods are calendar days (`YYYY-MM-DD`), as Pix Automático's `dataInicial` and
@@ -31,10 +30,6 @@ export function periodBound(anchor: string, recorrencia: Recorrencia, periods: n
   return recorrencia === 'semanal'
     ? addDays(anchor, 7 * periods)
     : addMonths(anchor, MONTHS[recorrencia] * periods);
-}
-
-export function periodicidadeOf(recorrencia: Recorrencia): Periodicidade {
-  return recorrencia.toUpperCase() as Periodicidade;
 }
 
 /** How a page and an e-mail word the price: "R$ 49,90 por mês". */

@@ -1,14 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createSecretBox } from '../../../platform/values/secret-box.js';
-import { CertificateError } from '../../../domain/pix/live/client-certificate.js';
-import type { ClientIdentity } from '../../../domain/pix/live/client-certificate.js';
-import { checkProvider, describeProvider } from '../../../domain/pix/live/provider-admin.js';
-import { ProviderError } from '../../../domain/pix/live/provider-errors.js';
-import { findProviderSettings, saveProviderSettings } from '../../../domain/pix/live/provider-settings.js';
-import type { PixProvidersTable } from '../../../domain/pix/live/provider-settings.js';
-import { ReceivingAccountError, accountOfColumns } from '../../../domain/pix/live/receiving-account.js';
-import type { AccountField } from '../../../domain/pix/live/receiving-account.js';
+import { CertificateError } from '../../../domain/payments/api-pix/client-certificate.js';
+import type { ClientIdentity } from '../../../domain/payments/api-pix/client-certificate.js';
+import { checkProvider, describeProvider } from '../../../domain/payments/api-pix/provider-admin.js';
+import { ProviderError } from '../../../domain/payments/provider-errors.js';
+import {
+  findProviderSettings,
+  saveProviderSettings,
+} from '../../../domain/payments/api-pix/provider-settings.js';
+import type { PixProvidersTable } from '../../../domain/payments/api-pix/provider-settings.js';
+import {
+  ReceivingAccountError,
+  accountOfColumns,
+} from '../../../domain/payments/api-pix/receiving-account.js';
+import type { AccountField } from '../../../domain/payments/api-pix/receiving-account.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { acceptMultipartForms, uploadedForm } from '../shell/multipart-form.js';
@@ -146,7 +152,7 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
     if (!(await findProviderSettings(db, storeId)))
       return show(request, reply, { error: 'O PSP ainda não foi configurado.' }, 400);
     try {
-      const charges = await checkProvider(db, storeId);
+      const charges = await checkProvider(app.payments, storeId);
       return show(request, reply, {
         notice: `Conexão com o PSP funcionando: token obtido e ${charges} cobrança(s) no último minuto.`,
       });

@@ -1,5 +1,5 @@
-import type { describeProvider } from '../../../domain/pix/live/provider-admin.js';
-import type { AccountType } from '../../../domain/pix/live/receiving-account.js';
+import type { describeProvider } from '../../../domain/payments/api-pix/provider-admin.js';
+import type { AccountType } from '../../../domain/payments/api-pix/receiving-account.js';
 import { Field, Notice, PostForm, Section, SelectField, DateTime } from '../views/components.js';
 
 export const PSP_PATH = '/dashboard/configuracoes/psp';

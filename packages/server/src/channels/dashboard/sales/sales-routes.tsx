@@ -167,7 +167,7 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
   app.post('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
     const row = await saleOr404(request, request.params.id);
     try {
-      await refundSale(db, row, app.config.pixReconcileScheduleMs);
+      await refundSale(db, app.payments, row, app.config.pixReconcileScheduleMs);
     } catch (error) {
       return refusal(request, reply, row.id, 'Não foi possível reembolsar:', error);
     }

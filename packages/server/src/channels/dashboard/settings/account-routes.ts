@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SecretBoxError } from '../../../platform/values/secret-box.js';
-import { renderQrPng } from '../../../domain/pix/brcode/index.js';
+import { renderQrPng } from '../../../platform/brcode/index.js';
 import { auditEveryStore } from '../../../domain/accounts/audit.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../../domain/accounts/passwords.js';

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { normalizePixSettings } from '../../../domain/pix/pix-settings.js';
-import { checkoutModeProblem, isCheckoutMode } from '../../../domain/stores/checkout-mode.js';
+import { isCheckoutMode } from '../../../domain/stores/checkout-mode.js';
+import { checkoutModeProblem } from '../../../flows/check-checkout-mode.js';
 import { findStore, updateStore } from '../../../domain/stores/stores.js';
 import { auditRequest } from '../../../domain/accounts/audit.js';
 import { guard, member } from '../shell/page.js';

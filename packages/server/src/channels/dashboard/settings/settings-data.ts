@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
-import { hasLivePixProvider } from '../../../domain/pix/live/provider-settings.js';
+import { hasLivePixProvider } from '../../../domain/payments/api-pix/provider-settings.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import type { StoresTable } from '../../../domain/stores/stores.js';
 import { listAudit } from '../../../domain/accounts/audit.js';

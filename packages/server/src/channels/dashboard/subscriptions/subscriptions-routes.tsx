@@ -186,7 +186,7 @@ export const subscriptionsScreen = defineScreen('subscriptions', async (app, ser
     const session = member(request);
     const row = await subscriptionOr404(await scopeOf(session.storeId), request.params.id);
     try {
-      await cancelSubscription(db, row, config);
+      await cancelSubscription(db, app.payments, row, config);
     } catch (error) {
       // The service's 400: the subscription had already ended (canceled or expired).
       if (error instanceof ApiError && error.statusCode === 400)

@@ -1,6 +1,5 @@
 /** The shapes of the Banco Central's API Pix this service sends and reads (the standard's names). */
-
-export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+import type { CobStatus } from '../live-pix-provider.js';
 
 export type Devedor = { cpf: string; nome: string } | { cnpj: string; nome: string };
 

@@ -2,12 +2,7 @@
  * The Pix Automático shapes of the Banco Central's API Pix this service sends and reads (the
  * standard's names: `locrec`, `rec`, `cobr`). Fields we never send or read are left out.
  */
-import type {
-  CobrStatus,
-  Periodicidade,
-  PoliticaRetentativa,
-  RecStatus,
-} from '../providers/recurring-provider.js';
+import type { CobrStatus, Periodicidade, PoliticaRetentativa, RecStatus } from '../recurring-provider.js';
 import type { Devedor, PixRecebido } from './api-pix-types.js';
 import type { DadosBancariosRecebedor } from './receiving-account.js';
 

@@ -1,5 +1,5 @@
-import type { Customer } from '../../kernel/customer.js';
-import type { PixReceiver } from '../pix-settings.js';
+import type { Customer } from '../kernel/customer.js';
+import type { PixReceiver } from '../../platform/brcode/index.js';
 
 /**
  * What the charges code needs from a Pix service provider (PSP). It follows the Banco Central's

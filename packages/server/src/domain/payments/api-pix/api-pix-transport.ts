@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { ProviderError } from './provider-errors.js';
+import { ProviderError } from '../provider-errors.js';
 import { tokenRequest } from './token-request.js';
 import type { TokenRequestShape } from './token-request.js';
 

@@ -1,6 +1,6 @@
-import { parseCompositeBrCode } from '../brcode/index.js';
+import { parseCompositeBrCode } from '../../../platform/brcode/index.js';
 import type { Customer } from '../../kernel/customer.js';
-import type { PixProvider, ReceivedPix } from '../providers/pix-provider.js';
+import type { PixProvider, ReceivedPix } from '../pix-provider.js';
 import type {
   AuthorisationAtPsp,
   CobrStatus,
@@ -9,13 +9,13 @@ import type {
   RecurringPixProvider,
   SubscriptionCharge,
   SubscriptionChargeRequest,
-} from '../providers/recurring-provider.js';
+} from '../recurring-provider.js';
 import { invalidRequest } from '../../../platform/http/api-error.js';
 import type { ApiPixClient } from './api-pix-client.js';
 import type { CobRCompleta, CobRSolicitada, RecCompleta, RecSolicitada } from './api-pix-rec-types.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type { Devedor } from './api-pix-types.js';
-import { ProviderError, receivingAccountMissing } from './provider-errors.js';
+import { ProviderError, receivingAccountMissing } from '../provider-errors.js';
 import { recebedorOf } from './receiving-account.js';
 import type { DadosBancariosRecebedor, ReceivingAccount } from './receiving-account.js';
 import { TXID_TAKEN_STATUSES, checkedCode, cutTo, devedorOf, paymentAmong } from './psp-answer-checks.js';

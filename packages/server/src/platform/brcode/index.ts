@@ -5,4 +5,4 @@ export { renderQrPng, type QrImage } from './qr-image.js';
 export { foldToAscii, foldAndTruncate } from './ascii-fold.js';
 export { crc16CcittFalse, crc16Hex } from './crc16.js';
 export { BrCodeError } from './errors.js';
-export type { BrCode, BrCodeInput, PixAccount } from './types.js';
+export type { BrCode, BrCodeInput, PixAccount, PixReceiver } from './types.js';

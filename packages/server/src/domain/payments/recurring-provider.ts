@@ -1,12 +1,12 @@
-import type { Customer } from '../../kernel/customer.js';
-import type { PixReceiver } from '../pix-settings.js';
+import type { Customer } from '../kernel/customer.js';
+import type { PixReceiver } from '../../platform/brcode/index.js';
 import type { ReceivedPix } from './pix-provider.js';
 
 /**
  * What subscriptions need from a Pix service provider: the Banco Central's Pix Automático, in the
  * standard API Pix (2.7+). Test keys are served by `simulatedRecurringProvider`; live keys by the
- * store's PSP over the API Pix, which implements this next to `PixProvider` (a live provider that
- * does not is answered 400 `provider_not_configured`, see `recurringProviderFor`).
+ * store's PSP over the API Pix, which implements this next to `PixProvider` (`LivePixProvider`);
+ * `PaymentProviders.recurring` gives the one for a key's mode.
  *
  * - `createSubscriptionCharge` ≈ Jornada 3: `POST /locrec`, `PUT /cob/{txid}` (the first period's
  *   amount), `POST /rec` (with `ativacao.dadosJornada.txid` and `loc`), then

@@ -1,4 +1,4 @@
-import { parseBrCode } from '../brcode/index.js';
+import { parseBrCode } from '../../../platform/brcode/index.js';
 import type { Customer } from '../../kernel/customer.js';
 import type {
   CancelOutcome,
@@ -6,45 +6,17 @@ import type {
   CobRequest,
   Devolucao,
   DevolucaoRequest,
-  PixProvider,
   ReceivedPix,
-} from '../providers/pix-provider.js';
-import type { RecurringPixProvider } from '../providers/recurring-provider.js';
+} from '../pix-provider.js';
+import type { LivePixProvider } from '../live-pix-provider.js';
+import type { RecurringPixProvider } from '../recurring-provider.js';
 import type { ApiPixClient } from './api-pix-client.js';
 import { apiPixRecurring } from './api-pix-recurring.js';
 import type { ReceivingAccount } from './receiving-account.js';
 import { centsOf, valorOf } from './api-pix-types.js';
-import type {
-  CobCompleta,
-  CobSolicitada,
-  Devedor,
-  CobStatus,
-  Devolucao as PspDevolucao,
-} from './api-pix-types.js';
-import { ProviderError } from './provider-errors.js';
+import type { CobCompleta, CobSolicitada, Devedor, Devolucao as PspDevolucao } from './api-pix-types.js';
+import { ProviderError } from '../provider-errors.js';
 import { TXID_TAKEN_STATUSES, checkedCode, cutTo, devedorOf, paymentAmong } from './psp-answer-checks.js';
-
-/** What the PSP says about a cob, reduced to what decides a charge's fate. */
-export interface ChargeAtPsp {
-  status: CobStatus;
-  /** The received Pix that pays the charge in full, to our key, when the cob is CONCLUIDA. */
-  payment: ReceivedPix | null;
-}
-
-export interface LivePixProvider extends PixProvider, RecurringPixProvider {
-  readonly name: 'api-pix';
-  getCharge(txid: string, amountCents: number): Promise<ChargeAtPsp>;
-  getRefund(endToEndId: string, refundId: string): Promise<Devolucao>;
-  registerWebhook(webhookUrl: string): Promise<void>;
-  /**
-   * `PUT /webhookrec` and `PUT /webhookcobr` with the same URL (the PSP appends `/rec`, `/cobr`).
-   * Returns false when the PSP does not offer Pix Automático to these credentials (404 or 403).
-   */
-  registerRecurringWebhooks(webhookUrl: string): Promise<boolean>;
-  /** `GET /cob?inicio&fim`: proves credentials, certificate and scopes work; returns how many cobs. */
-  listRecentCharges(sinceMs: number): Promise<number>;
-  close(): Promise<void>;
-}
 
 const SOLICITACAO_MAX = 140;
 

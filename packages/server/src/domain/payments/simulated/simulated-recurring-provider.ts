@@ -1,5 +1,5 @@
 import { randomBase62 } from '../../../platform/values/ids.js';
-import { simulatedProvider } from './simulated-provider.js';
+import { simulatedPixProvider } from './simulated-pix-provider.js';
 import type {
   AuthorisationAtPsp,
   CycleCharge,
@@ -8,7 +8,7 @@ import type {
   RecurringPixProvider,
   SubscriptionCharge,
   SubscriptionChargeRequest,
-} from './recurring-provider.js';
+} from '../recurring-provider.js';
 
 /** ISPB shown in simulated authorisation ids: 8 zeros, no real participant. */
 const SIMULATED_ISPB = '00000000';
@@ -26,7 +26,7 @@ export const simulatedRecurringProvider: RecurringPixProvider = {
   checkCanBill() {},
 
   async createSubscriptionCharge(request: SubscriptionChargeRequest): Promise<SubscriptionCharge> {
-    const cob = await simulatedProvider.createCharge({
+    const cob = await simulatedPixProvider.createCharge({
       txid: request.txid,
       amountCents: request.amountCents,
       expiresIn: request.expiresIn,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
-import { liveProvidersOf } from './live-providers.js';
+import type { PaymentProviders } from '../payment-providers.js';
 import { newCallbackToken, saveRegisteredWebhook } from './provider-settings.js';
 import type { PixProvidersTable } from './provider-settings.js';
 import { accountOfColumns } from './receiving-account.js';
@@ -41,10 +41,11 @@ export interface RegisteredWebhooks {
  */
 export async function registerWebhook(
   db: Kysely<Database>,
+  payments: PaymentProviders,
   storeId: string,
   publicUrl: string,
 ): Promise<RegisteredWebhooks> {
-  const provider = await liveProvidersOf(db).forStore(storeId);
+  const provider = await payments.livePix(storeId);
   const registered = newCallbackToken(publicUrl);
   await provider.registerWebhook(registered.webhookUrl);
   await saveRegisteredWebhook(db, storeId, registered);
@@ -53,7 +54,7 @@ export async function registerWebhook(
 }
 
 /** Gets a token and lists the last minute's charges: proves URL, certificate, credentials and scopes. */
-export async function checkProvider(db: Kysely<Database>, storeId: string): Promise<number> {
-  const provider = await liveProvidersOf(db).forStore(storeId);
+export async function checkProvider(payments: PaymentProviders, storeId: string): Promise<number> {
+  const provider = await payments.livePix(storeId);
   return provider.listRecentCharges(60_000);
 }

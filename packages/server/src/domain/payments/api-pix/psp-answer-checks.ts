@@ -1,9 +1,9 @@
-import { BrCodeError } from '../brcode/index.js';
-import type { BrCode } from '../brcode/index.js';
-import type { ReceivedPix } from '../providers/pix-provider.js';
+import { BrCodeError } from '../../../platform/brcode/index.js';
+import type { BrCode } from '../../../platform/brcode/index.js';
+import type { ReceivedPix } from '../pix-provider.js';
 import { centsOf, valorOf } from './api-pix-types.js';
 import type { Devedor, PixRecebido } from './api-pix-types.js';
-import { ProviderError } from './provider-errors.js';
+import { ProviderError } from '../provider-errors.js';
 
 /*
  * The checks every answer of a PSP goes through before it changes anything, shared by immediate

@@ -4,6 +4,13 @@
  */
 export type PixAccount = { pixKey: string; url?: never } | { url: string; pixKey?: never };
 
+/** Who receives a charge's money, as its BR Code shows it (fields 26-01, 59 and 60). */
+export interface PixReceiver {
+  pixKey: string;
+  merchantName: string;
+  merchantCity: string;
+}
+
 /** Input of the builder. Text fields are folded to ASCII; see `buildBrCode` for the limits. */
 export type BrCodeInput = PixAccount & {
   merchantName: string;

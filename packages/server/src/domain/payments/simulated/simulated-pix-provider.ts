@@ -1,7 +1,7 @@
 import { randomBase62 } from '../../../platform/values/ids.js';
 import { nowIso } from '../../../platform/values/time.js';
 import { fromCents, toCents } from '../../../platform/values/money.js';
-import { buildBrCode } from '../brcode/index.js';
+import { buildBrCode } from '../../../platform/brcode/index.js';
 import type {
   CancelOutcome,
   Cob,
@@ -10,7 +10,7 @@ import type {
   DevolucaoRequest,
   PixProvider,
   ReceivedPix,
-} from './pix-provider.js';
+} from '../pix-provider.js';
 
 /** ISPB shown in simulated end-to-end ids: 8 zeros, no real participant. */
 const SIMULATED_ISPB = '00000000';
@@ -20,7 +20,7 @@ const SIMULATED_ISPB = '00000000';
  * 62-05) built locally, so it stays a real, parseable code without a hosted `location`; payments
  * arrive through `receivedPixCallback`, in the same shape a PSP's callback has.
  */
-export const simulatedProvider: PixProvider & {
+export const simulatedPixProvider: PixProvider & {
   receivedPixCallback(txid: string, amountCents: number): unknown;
   parseReceivedPix(body: unknown): ReceivedPix[];
 } = {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../platform/http/api-error.js';
+import { ApiError } from '../../platform/http/api-error.js';
 
 /** Which charge attempt met a PSP failure, for the operator's log: identifiers only, never a secret. */
 export interface ChargeAttempt {
