@@ -1,10 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { membershipsOf } from './users.js';
-import { member } from '../../channels/dashboard/shell/page.js';
 
 export interface AuditLogTable {
   id: string;
@@ -90,20 +88,6 @@ export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<vo
       created_at: nowIso(),
     })
     .execute();
-}
-
-/**
- * An entry by the request's signed-in member, in their store, from their IP; `db` may be the change's
- * own transaction, so the entry and the change are written together.
- */
-export function auditRequest(
-  db: Kysely<Database>,
-  request: FastifyRequest,
-  action: AuditAction,
-  detail: string,
-): Promise<void> {
-  const session = member(request);
-  return audit(db, { storeId: session.storeId, userId: session.userId, action, detail, ip: request.ip });
 }
 
 /** An entry about a person (a login, their password) in every store they belong to: each store's owners see it. */

@@ -19,7 +19,7 @@ import { registerHashedAsset } from '../../../platform/html/page-assets.js';
 import { sendProductPage } from '../../purchase-page/product-page-html.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { listQuery, readListPage } from '../views/listing.js';

@@ -6,7 +6,7 @@ import { archiveCoupon, createCoupon, editCoupon } from '../../../domain/coupons
 import { findCoupon, listCouponsQuery } from '../../../domain/coupons/coupons-repository.js';
 import { productsBy } from '../../../domain/catalogue/products-repository.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { changedFields, refusedForm } from '../shell/form-values.js';

@@ -19,7 +19,7 @@ import {
   rotateEndpointSecret,
 } from '../../../domain/webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../../platform/outbound/url-policy.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { endpointDeliveries, storeEndpoints, storeEvents } from './developers-data.js';

@@ -7,7 +7,7 @@ import type { Product, ProductsTable } from '../../../domain/catalogue/product-o
 import { archiveProduct, createProduct, editProduct } from '../../../domain/catalogue/product-service.js';
 import { findProduct, listProductsQuery } from '../../../domain/catalogue/products-repository.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';

@@ -16,7 +16,7 @@ import {
 } from '../../../domain/payments/api-pix/receiving-account.js';
 import type { AccountField } from '../../../domain/payments/api-pix/receiving-account.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { acceptMultipartForms, uploadedForm } from '../shell/multipart-form.js';
 import type { UploadedForm } from '../shell/multipart-form.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';

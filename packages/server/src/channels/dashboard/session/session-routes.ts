@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { endSession, switchSessionStore } from '../../../domain/accounts/sessions.js';
 import { membershipsOf } from '../../../domain/accounts/users.js';
 import { DASHBOARD_PREFIX, DashboardError, LOGIN_PATH, sessionCookie } from '../shell/dashboard-plugin.js';

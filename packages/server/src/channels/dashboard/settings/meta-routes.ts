@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { updateStoreSettings } from '../../../domain/stores/store-settings.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { guard, member } from '../shell/page.js';
 import { metaFormChanges, metaRemoval } from './meta-settings.js';
 import { Csrf } from './settings-answers.js';

@@ -3,7 +3,7 @@ import { normalizePixSettings } from '../../../domain/pix/pix-settings.js';
 import { isCheckoutMode } from '../../../domain/stores/checkout-mode.js';
 import { checkoutModeProblem } from '../../../flows/check-checkout-mode.js';
 import { findStore, updateStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { guard, member } from '../shell/page.js';
 import { Csrf } from './settings-answers.js';
 import type { SectionRoutes } from './settings-answers.js';

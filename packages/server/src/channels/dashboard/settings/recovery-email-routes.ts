@@ -13,7 +13,7 @@ import {
 import { storeSettingsChanges, updateStoreSettings } from '../../../domain/stores/store-settings.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import type { StoresTable } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { guard, member } from '../shell/page.js';
 import { BODY_MAX, SUBJECT_MAX } from './recovery-email.js';
 import { Csrf } from './settings-answers.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { handleFault, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH } from '../../../platform/values/handle.js';
 import { findStore, HandleTakenError, updateStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { guard, member } from '../shell/page.js';
 import { Csrf } from './settings-answers.js';
 import type { SectionRoutes } from './settings-answers.js';

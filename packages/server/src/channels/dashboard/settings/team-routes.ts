@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { inviteUrl } from '../../../domain/accounts/invites.js';
 import { isRole, ROLE_LABELS } from '../../../domain/accounts/roles.js';
 import { addMember, changeMemberRole, removeMember, TeamError } from '../../../domain/accounts/team.js';

@@ -14,7 +14,7 @@ import {
   findSubscription,
   listSubscriptionsQuery,
 } from '../../../domain/subscriptions/subscriptions-repository.js';
-import { auditRequest } from '../../../domain/accounts/audit.js';
+import { auditRequest } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { Notice, PostForm } from '../views/components.js';
