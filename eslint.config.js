@@ -25,6 +25,16 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits loses its rejection; one passed where a callback is expected is not
+    // awaited by the caller. Type-aware, so only where it matters most: the server.
+    files: ['packages/server/src/**/*.ts', 'packages/server/src/**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Tests assert on parsed JSON bodies, whose shape is what is being checked.
     files: ['**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

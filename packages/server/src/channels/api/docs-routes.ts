@@ -43,10 +43,10 @@ const LOGO = Buffer.from(
  */
 const DESCRIPTION_COPIES = new Set([`${DOCS_PREFIX}/json`, `${DOCS_PREFIX}/yaml`]);
 
-async function withoutDescriptionCopies(request: FastifyRequest, reply: FastifyReply) {
-  if (!DESCRIPTION_COPIES.has(request.routeOptions.url ?? '')) return;
-  reply.callNotFound();
-  return reply;
+// Callback style: swagger-ui's hook option is typed for it (an async hook would be a misused promise).
+function withoutDescriptionCopies(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!DESCRIPTION_COPIES.has(request.routeOptions.url ?? '')) return done();
+  reply.callNotFound(); // answered: done() is not called
 }
 
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
