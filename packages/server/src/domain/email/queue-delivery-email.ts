@@ -6,6 +6,8 @@ import type { Customer } from '../kernel/customer.js';
 import { countEmail } from '../../platform/metrics/metrics.js';
 import type { Sale, SalesTable } from '../sales/sale-object.js';
 import { nowIso } from '../../platform/values/time.js';
+import { wakeOnCommit } from '../../platform/jobs/wake.js';
+import { EMAIL_WAKE } from './email-queue.js';
 import type { DeliveryEmailStatus } from './delivery-email-object.js';
 import { strangerMailRefusal } from './test-mail-policy.js';
 import type { DeliveryMail } from './test-mail-policy.js';
@@ -53,7 +55,10 @@ export async function queueDeliveryEmail(
     .set({ delivery_email_status: status, delivery_email_last_error: refusal })
     .where('id', '=', sale.id)
     .execute();
-  if (status === 'pending') await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+  if (status === 'pending') {
+    await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
+  }
   return {
     ...sale,
     delivery_email_status: status,
@@ -109,6 +114,7 @@ export async function resendDeliveryEmail(
       .set({ delivery_email_status: 'pending' })
       .where('id', '=', sale.id)
       .execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
   });
   return { ...sale, delivery_email_status: 'pending' };
 }

@@ -8,7 +8,8 @@ import type { OrderLinkConfig } from '../orders/order-events.js';
 import type { Customer } from '../kernel/customer.js';
 import type { StoresTable } from '../stores/stores.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
-import { RECOVERY_QUEUE } from './email-queue.js';
+import { wakeOnCommit } from '../../platform/jobs/wake.js';
+import { EMAIL_WAKE, RECOVERY_QUEUE } from './email-queue.js';
 import { mayMailFromTestMode } from './test-mail-policy.js';
 import type { ComposedEmail } from './template.js';
 import { composeRecoveryEmail } from './template.js';
@@ -70,6 +71,7 @@ export async function queueRecoveryEmail(
         created_at: now,
       })
       .execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
   }
   return { ...order, recovery_email_status: status, recovery_email_last_error: reason };
 }
