@@ -4,11 +4,11 @@ import { fromBool } from '../platform/db/schema.js';
 import type { Database } from '../platform/db/schema.js';
 import { nowIso } from '../platform/values/time.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { claimDue } from '../domain/pix/live/reconcile-claim.js';
+import { claimDue } from '../platform/jobs/claim-due.js';
+import type { DueQueue } from '../platform/jobs/claim-due.js';
 import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
 import { storeToday } from '../domain/kernel/store-timezone.js';
-import { announceNewEvents } from '../platform/jobs/wake.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import type {
   SubscriptionCyclesTable,
@@ -17,6 +17,21 @@ import type {
 import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
 
 const LIVE_OPEN: SubscriptionsTable['status'][] = ['pending', 'active', 'past_due'];
+
+/** Live cycle charges, due for a `GET /cobr` at `next_check_at`. */
+const CYCLE_CHECKS: DueQueue = {
+  table: 'subscription_cycles',
+  key: 'id',
+  dueAt: 'next_check_at',
+  token: null,
+};
+/** Live authorisations, due for a `GET /rec` at `next_check_at`. */
+const AUTHORISATION_CHECKS: DueQueue = {
+  table: 'subscriptions',
+  key: 'id',
+  dueAt: 'next_check_at',
+  token: null,
+};
 
 /**
  * A `/rec` or `/cobr` callback makes the live subscriptions and cycle charges it names due for a read
@@ -85,7 +100,6 @@ export function recurringChecks(
       const state = await provider.getCycleCharge(cycle.txid, cycle.amount_cents);
       if (state.payment) {
         await payCycle(db, cycle, state.payment, mail);
-        announceNewEvents();
         log.info(
           { ...context, end_to_end_id: state.payment.endToEndId },
           'cycle payment confirmed by the PSP',
@@ -95,7 +109,6 @@ export function recurringChecks(
       // One failure per attempt: attempt n+1 follows the n-th retry asked for.
       if (state.attemptFailed && cycle.failed_attempts === cycle.retries_requested) {
         await failCycleAttempt(db, cycle, await storeToday(db, cycle.store_id));
-        announceNewEvents();
         log.info({ ...context, psp_status: state.status }, 'cycle attempt failed at the PSP');
       }
     } catch (err) {
@@ -120,7 +133,6 @@ export function recurringChecks(
       const state = await provider.getAuthorisation(row.id_rec);
       if ((state.status === 'CANCELADA' || state.status === 'REJEITADA') && state.endedBy !== null) {
         await endAuthorisation(db, row, state.endedBy);
-        announceNewEvents();
         log.info(
           { ...context, ended_by: state.endedBy },
           'authorisation ended at the PSP: subscription canceled',
@@ -142,14 +154,14 @@ export function recurringChecks(
     {
       name: 'pix automático cycle charges',
       claim: async (db, limit, leaseMs) =>
-        (await claimDue(db, 'subscription_cycles', 'next_check_at', limit, leaseMs)).map(
+        (await claimDue<SubscriptionCyclesTable>(db, CYCLE_CHECKS, limit, leaseMs)).map(
           (cycle) => () => checkCycle(cycle),
         ),
     },
     {
       name: 'pix automático authorisations',
       claim: async (db, limit, leaseMs) =>
-        (await claimDue(db, 'subscriptions', 'next_check_at', limit, leaseMs)).map(
+        (await claimDue<SubscriptionsTable>(db, AUTHORISATION_CHECKS, limit, leaseMs)).map(
           (row) => () => checkAuthorisation(row),
         ),
     },

@@ -10,6 +10,8 @@ import type { DeliveryEmailStatus } from '../domain/kernel/email-status.js';
 import { strangerMailRefusal } from '../domain/accounts/test-mail-policy.js';
 import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { EmailJobsTable } from '../domain/email/email-jobs.js';
+import { wakeOnCommit } from '../platform/jobs/wake.js';
+import { EMAIL_WAKE } from '../domain/email/email-queue.js';
 
 /** Where a sale's delivery e-mail goes: its customer's address, if any. */
 export function recipientOf(sale: Pick<SalesTable, 'customer'>): string | null {
@@ -53,7 +55,10 @@ export async function queueDeliveryEmail(
     .set({ delivery_email_status: status, delivery_email_last_error: refusal })
     .where('id', '=', sale.id)
     .execute();
-  if (status === 'pending') await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+  if (status === 'pending') {
+    await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
+  }
   return {
     ...sale,
     delivery_email_status: status,
@@ -109,6 +114,7 @@ export async function resendDeliveryEmail(
       .set({ delivery_email_status: 'pending' })
       .where('id', '=', sale.id)
       .execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
   });
   return { ...sale, delivery_email_status: 'pending' };
 }

@@ -8,7 +8,8 @@ import type { OrderLinkConfig } from '../domain/orders/order-links.js';
 import type { Customer } from '../domain/kernel/customer.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
-import { RECOVERY_QUEUE } from '../domain/email/email-queue.js';
+import { wakeOnCommit } from '../platform/jobs/wake.js';
+import { EMAIL_WAKE, RECOVERY_QUEUE } from '../domain/email/email-queue.js';
 import { mayMailFromTestMode } from '../domain/accounts/test-mail-policy.js';
 import type { ComposedEmail } from '../platform/mail/smtp-mailer.js';
 import { composeRecoveryEmail } from '../domain/email/template.js';
@@ -70,6 +71,7 @@ export async function queueRecoveryEmail(
         created_at: now,
       })
       .execute();
+    await wakeOnCommit(trx, EMAIL_WAKE);
   }
   return { ...order, recovery_email_status: status, recovery_email_last_error: reason };
 }

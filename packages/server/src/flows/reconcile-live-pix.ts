@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { BaseLogger } from 'pino';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
-import { startPollLoop } from '../platform/jobs/poll-loop.js';
+import { claimDue } from '../platform/jobs/claim-due.js';
+import type { DueQueue } from '../platform/jobs/claim-due.js';
+import { claimInTurn, startWorker } from '../platform/jobs/worker.js';
+import type { JobLog, Worker } from '../platform/jobs/worker.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
@@ -10,12 +12,9 @@ import { recordCanceled } from './cancel-charge.js';
 import { payCharge } from './pay-charge.js';
 import type { PixChargesTable } from '../domain/pix/pix-charge-object.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
-import { claimDue } from '../domain/pix/live/reconcile-claim.js';
-import { nextCheckAt, nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
-import { announceNewEvents } from '../platform/jobs/wake.js';
-import { onReconcileDue } from '../platform/jobs/reconcile-wake.js';
+import { RECONCILE_WAKE, nextCheckAt, nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 
-export type ReconcilerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+export type ReconcilerLog = JobLog;
 
 /**
  * One more kind of row the reconciler asks a PSP about (the subscriptions module adds Pix Automático's
@@ -25,7 +24,7 @@ export type ReconcilerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'
 export interface DueCheck {
   /** Names the check in log lines. */
   name: string;
-  /** Leases up to `limit` due rows (`claimDue` of reconcile-claim.ts) and returns one task per row. */
+  /** Leases up to `limit` due rows (`claimDue`, with `token: null`) and returns one task per row. */
   claim(db: Kysely<Database>, limit: number, leaseMs: number): Promise<(() => Promise<void>)[]>;
 }
 
@@ -42,17 +41,26 @@ export interface ReconcilerOptions {
   pollIntervalMs?: number;
   /** A confirmed payment queues the sale's delivery e-mail like any other. */
   mail: Pick<Config, 'smtp'>;
-  /** Checks beyond charges and refunds, run in each round after them. */
+  /** Checks beyond charges and refunds, claimed after them while slots are free. */
   checks?: readonly DueCheck[];
 }
 
-export interface Reconciler {
-  wake(): void;
-  /** Stops polling and waits for the round in progress. */
-  stop(): Promise<void>;
-}
+/** `stop` lets the checks in flight finish. */
+export type Reconciler = Worker;
 
-const BATCH = 20;
+/** Checks in flight at once. */
+const CONCURRENCY = 20;
+
+/** Pending live charges, due for a `GET /cob` at `next_check_at`. */
+const CHARGE_CHECKS: DueQueue = { table: 'pix_charges', key: 'id', dueAt: 'next_check_at', token: null };
+/** Pending live refunds, due for a `GET /devolucao` at `refund_next_check_at`. */
+const REFUND_CHECKS: DueQueue = { table: 'sales', key: 'id', dueAt: 'refund_next_check_at', token: null };
+
+/** A claimed row's check, and the check it belongs to (for its log line). */
+interface Task {
+  check: string;
+  run(): Promise<void>;
+}
 
 /**
  * Asks each store's PSP about pending live charges (`GET /cob/{txid}`) on their schedule and when a
@@ -84,7 +92,6 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       const state = await provider.getCharge(row.txid, row.amount_cents);
       if (state.payment) {
         await payCharge(db, row, state.payment, mail);
-        announceNewEvents();
         log.info(
           { ...context, end_to_end_id: state.payment.endToEndId },
           'live pix payment confirmed by the PSP',
@@ -95,7 +102,6 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
         log.warn(context, 'PSP shows the cob paid, but not for this amount and key: nothing changes');
       } else if (state.status !== 'ATIVA' && row.status === 'pending') {
         await recordCanceled(db, row);
-        announceNewEvents();
         log.info({ ...context, psp_status: state.status }, 'cob removed at the PSP: charge canceled');
         return;
       } else {
@@ -121,7 +127,6 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       const devolucao = await provider.getRefund(row.pix_end_to_end_id, row.refund_id);
       await applyRefundOutcome(db, row, request, devolucao, scheduleMs);
       if (devolucao.status !== 'EM_PROCESSAMENTO') {
-        announceNewEvents();
         log.info({ ...context, status: devolucao.status }, 'live refund settled');
       }
       return;
@@ -138,38 +143,33 @@ export function startPixReconciler(options: ReconcilerOptions): Reconciler {
       .execute();
   }
 
-  /** One round; true when a full batch was claimed (more may be due). */
-  async function tick(): Promise<boolean> {
-    const charges = await claimDue(db, 'pix_charges', 'next_check_at', BATCH, leaseMs);
-    await Promise.all(charges.map(checkCharge));
-    const refunds = await claimDue(db, 'sales', 'refund_next_check_at', BATCH, leaseMs);
-    await Promise.all(refunds.map(checkRefund));
-    let more = charges.length === BATCH || refunds.length === BATCH;
-    for (const check of checks) {
-      const tasks = await check.claim(db, BATCH, leaseMs);
-      await Promise.all(
-        tasks.map((task) =>
-          task().catch((err: unknown) => log.error({ err, check: check.name }, 'pix reconcile check failed')),
-        ),
-      );
-      more ||= tasks.length === BATCH;
-    }
-    return more;
-  }
-
-  const loop = startPollLoop({ round: tick, pollIntervalMs, log, name: 'pix reconciler' });
-  const unsubscribe = onReconcileDue(loop.wake);
-  let stopped: Promise<void> | null = null;
-  return {
-    wake: loop.wake,
-    stop() {
-      stopped ??= (async () => {
-        unsubscribe();
-        await loop.stop();
-      })();
-      return stopped;
-    },
+  const charges: DueCheck = {
+    name: 'live pix charges',
+    claim: async (db, limit, leaseMs) =>
+      (await claimDue<PixChargesTable>(db, CHARGE_CHECKS, limit, leaseMs)).map(
+        (row) => () => checkCharge(row),
+      ),
   };
+  const refunds: DueCheck = {
+    name: 'live pix refunds',
+    claim: async (db, limit, leaseMs) =>
+      (await claimDue<SalesTable>(db, REFUND_CHECKS, limit, leaseMs)).map((row) => () => checkRefund(row)),
+  };
+  const claimOf =
+    (check: DueCheck) =>
+    async (limit: number): Promise<Task[]> =>
+      (await check.claim(db, limit, leaseMs)).map((run) => ({ check: check.name, run }));
+
+  return startWorker<Task>({
+    name: 'pix reconciler',
+    log,
+    pollIntervalMs,
+    concurrency: CONCURRENCY,
+    wakeOn: [RECONCILE_WAKE],
+    claim: (limit) => claimInTurn(limit, [charges, refunds, ...checks].map(claimOf)),
+    handle: (task) => task.run(),
+    failed: (task, err) => log.error({ err, check: task.check }, 'pix reconcile check failed'),
+  });
 }
 
 /** The reconciler as `serve` (inline worker) and `storefront worker` run it, from the configuration. */

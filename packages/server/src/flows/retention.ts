@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../platform/db/schema.js';
+import { startPeriodic } from '../platform/jobs/periodic.js';
+import type { JobLog, Worker } from '../platform/jobs/worker.js';
 import { HISTORY_LIMIT } from '../domain/webhooks/delivery-object.js';
 
 /**
@@ -86,40 +88,20 @@ export async function pruneOldRows(db: Kysely<Database>, options: PruneOptions):
   return report;
 }
 
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
-export interface RetentionRunner {
-  stop(): Promise<void>;
-}
-
 /** Prunes now and then every `intervalMs` (an hour), never two runs at once; the timer does not hold the process. */
 export function startRetention(
   db: Kysely<Database>,
-  options: { olderThanDays: number; log: Logger; intervalMs?: number },
-): RetentionRunner {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= pruneOldRows(db, { olderThanDays: options.olderThanDays })
-      .then(
-        (report) => {
-          if (Object.values(report).some((n) => n > 0))
-            options.log.info({ pruned: report }, 'retention pruned old rows');
-        },
-        (err: unknown) => options.log.warn({ err }, 'retention prune failed; retrying at the next run'),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  run();
-  const timer = setInterval(run, options.intervalMs ?? 60 * 60 * 1000).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  options: { olderThanDays: number; log: JobLog; intervalMs?: number },
+): Worker {
+  const { log } = options;
+  return startPeriodic({
+    name: 'retention',
+    log,
+    intervalMs: options.intervalMs ?? 60 * 60 * 1000,
+    run: async () => {
+      const report = await pruneOldRows(db, { olderThanDays: options.olderThanDays });
+      if (Object.values(report).some((n) => n > 0)) log.info({ pruned: report }, 'retention pruned old rows');
     },
-  };
+    failed: (err) => log.warn({ err }, 'retention prune failed; retrying at the next run'),
+  });
 }

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Config, SmtpSettings } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
-import type { WorkerLog } from '../domain/webhooks/delivery/worker.js';
-import { onNewEvents } from '../platform/jobs/wake.js';
-import { claimDueEmails } from '../domain/email/claim-emails.js';
+import { claimDue } from '../platform/jobs/claim-due.js';
+import { claimInTurn, startWorker } from '../platform/jobs/worker.js';
+import type { JobLog, Worker } from '../platform/jobs/worker.js';
 import { loadDeliveryEmail } from './delivery-content.js';
-import { DELIVERY_QUEUE, RECOVERY_QUEUE } from '../domain/email/email-queue.js';
+import { DELIVERY_QUEUE, EMAIL_WAKE, RECOVERY_QUEUE, jobOf } from '../domain/email/email-queue.js';
 import type { EmailJob, EmailQueue } from '../domain/email/email-queue.js';
 import { recipientOf } from './queue-delivery-email.js';
 import { abandonEmail, recordEmailAttempt } from '../domain/email/record-email.js';
@@ -14,26 +14,21 @@ import { createMailer } from '../platform/mail/smtp-mailer.js';
 import type { MailerOptions, OutgoingEmail } from '../platform/mail/smtp-mailer.js';
 import { composeDeliveryEmail } from '../domain/email/template.js';
 import { countEmail } from '../platform/metrics/metrics.js';
-import { startPollLoop } from '../platform/jobs/poll-loop.js';
 
 export interface EmailWorkerOptions extends MailerOptions {
   db: Kysely<Database>;
   smtp: SmtpSettings;
   /** The retry schedule, and what links to an order's page (the recovery e-mail). */
   config: Pick<Config, 'emailRetryScheduleMs' | 'secret' | 'publicUrl'>;
-  log: WorkerLog;
-  /** How often the database is polled when idle (default 1 s); API writes wake the worker sooner. */
+  log: JobLog;
+  /** How often the database is polled when idle (default 1 s); queued e-mails wake the worker sooner. */
   pollIntervalMs?: number;
   /** E-mails in flight at once (default 8). */
   concurrency?: number;
 }
 
-export interface EmailWorker {
-  /** Look for work now rather than at the next poll. */
-  wake(): void;
-  /** Stops claiming, lets the sends in flight finish and be recorded, then closes the connections. */
-  stop(): Promise<void>;
-}
+/** `stop` lets the sends in flight finish and be recorded, then closes the connections. */
+export type EmailWorker = Worker;
 
 /** Longer than any one send can take (timeouts included), so a lease never runs out under a live send. */
 const LEASE_MS = 5 * 60_000;
@@ -41,6 +36,12 @@ const LEASE_MS = 5 * 60_000;
 /** `<sale-<id>@<domain of STOREFRONT_MAIL_FROM>>`: one per sale, the same on a retry or a resend. */
 export function messageIdFor(saleId: string, smtp: Pick<SmtpSettings, 'fromDomain'>): string {
   return `<sale-${saleId}@${smtp.fromDomain}>`;
+}
+
+/** A leased job and the queue it came from. */
+interface QueuedEmail {
+  queue: EmailQueue;
+  job: EmailJob;
 }
 
 /** What a job has to send, or why it has nothing to send (the job is then settled with that reason). */
@@ -56,11 +57,6 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
   const mailer = createMailer(smtp, { ...options, maxConnections: Math.min(concurrency, 4) });
-  const inFlight = new Set<Promise<void>>();
-
-  function wake(): void {
-    loop.wake();
-  }
 
   async function prepareDelivery(job: EmailJob): Promise<Prepared> {
     const source = await loadDeliveryEmail(db, job.id);
@@ -96,13 +92,10 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
     };
   }
 
-  const queues: Array<{ queue: EmailQueue; prepare: (job: EmailJob) => Promise<Prepared> }> = [
-    { queue: DELIVERY_QUEUE, prepare: prepareDelivery },
-    { queue: RECOVERY_QUEUE, prepare: prepareRecovery },
-  ];
+  const prepare = { delivery: prepareDelivery, recovery: prepareRecovery };
 
-  async function send(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob) {
-    const prepared = await prepare(job);
+  async function send({ queue, job }: QueuedEmail): Promise<void> {
+    const prepared = await prepare[queue.name](job);
     if ('nothing' in prepared) {
       await abandonEmail(db, queue, job, prepared.nothing, prepared.status);
       return;
@@ -119,45 +112,23 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
       );
   }
 
-  function start(queue: EmailQueue, prepare: (job: EmailJob) => Promise<Prepared>, job: EmailJob): void {
-    const running = send(queue, prepare, job)
-      .catch((err) =>
-        log.error({ err, [queue.key]: job.id }, `${queue.name} e-mail attempt could not be recorded`),
-      )
-      .finally(() => {
-        inFlight.delete(running);
-        // Claim again once half the slots are free: batches of claims, not one query per e-mail.
-        if (inFlight.size <= concurrency / 2) wake();
-      });
-    inFlight.add(running);
-  }
+  /** Leases up to `limit` due jobs of a queue (`claimDue`). */
+  const claimFrom = (queue: EmailQueue) => async (limit: number) =>
+    (await claimDue<Parameters<typeof jobOf>[1]>(db, queue, limit, LEASE_MS)).map((row) => ({
+      queue,
+      job: jobOf(queue, row),
+    }));
 
-  // Wakes that arrive during a round (API writes, finished sends) fold into one more round.
-  const loop = startPollLoop({
-    round: async () => {
-      for (const { queue, prepare } of queues) {
-        const free = concurrency - inFlight.size;
-        if (free <= 0) break;
-        for (const job of await claimDueEmails(db, queue, free, LEASE_MS)) start(queue, prepare, job);
-      }
-      return false;
-    },
-    pollIntervalMs,
-    log,
+  return startWorker<QueuedEmail>({
     name: 'e-mail worker',
+    log,
+    pollIntervalMs,
+    concurrency,
+    wakeOn: [EMAIL_WAKE],
+    claim: (limit) => claimInTurn(limit, [claimFrom(DELIVERY_QUEUE), claimFrom(RECOVERY_QUEUE)]),
+    handle: send,
+    failed: ({ queue, job }, err) =>
+      log.error({ err, [queue.key]: job.id }, `${queue.name} e-mail attempt could not be recorded`),
+    close: async () => mailer.close(),
   });
-  const unsubscribe = onNewEvents(wake);
-  let stopped: Promise<void> | null = null;
-  return {
-    wake,
-    stop() {
-      stopped ??= (async () => {
-        unsubscribe();
-        await loop.stop();
-        await Promise.all(inFlight);
-        mailer.close();
-      })();
-      return stopped;
-    },
-  };
 }

@@ -2,18 +2,17 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
-import { claimDueRows } from '../platform/jobs/claim-due.js';
-import { startPollLoop } from '../platform/jobs/poll-loop.js';
+import { claimDue } from '../platform/jobs/claim-due.js';
+import { startWorker } from '../platform/jobs/worker.js';
+import type { JobLog, Worker } from '../platform/jobs/worker.js';
 import { SecretBoxError, createSecretBox } from '../platform/values/secret-box.js';
 import { countConversion } from '../platform/metrics/metrics.js';
 import { metaTokenAssociatedData } from '../domain/stores/store-settings.js';
 import { failureReason } from '../platform/outbound/failure-reason.js';
-import type { WorkerLog } from '../domain/webhooks/delivery/worker.js';
-import { onNewEvents } from '../platform/jobs/wake.js';
 import { createWebhookAgent } from '../platform/outbound/agent.js';
 import { postWebhook } from '../platform/outbound/post.js';
 import type { WebhookPostResult } from '../platform/outbound/post.js';
-import { CONVERSION_QUEUE } from '../domain/conversions/conversion-event.js';
+import { CONVERSION_QUEUE, CONVERSION_WAKE } from '../domain/conversions/conversion-event.js';
 import type { ConversionEventsTable } from '../domain/conversions/conversion-event.js';
 import { loadEvent, newEventBatch } from './load-conversion-event.js';
 import type { EventBatch } from './load-conversion-event.js';
@@ -24,18 +23,15 @@ import type { ConversionAttempt } from '../domain/conversions/record-conversion.
 export interface ConversionWorkerOptions {
   db: Kysely<Database>;
   config: Pick<Config, 'meta' | 'secret' | 'publicUrl'>;
-  log: WorkerLog;
-  /** How often the database is polled when idle (default 1 s); API writes wake the worker sooner. */
+  log: JobLog;
+  /** How often the database is polled when idle (default 1 s); queued events wake the worker sooner. */
   pollIntervalMs?: number;
   /** Events in flight at once (default 32). */
   concurrency?: number;
 }
 
-export interface ConversionWorker {
-  wake(): void;
-  /** Stops claiming, lets the sends in flight finish and be recorded, then closes the connections. */
-  stop(): Promise<void>;
-}
+/** `stop` lets the sends in flight finish and be recorded, then closes the connections. */
+export type ConversionWorker = Worker;
 
 export const USER_AGENT = 'Storefront-Conversions/1.0';
 /** Room past the attempt timeout to record the result before another worker may take the event. */
@@ -84,6 +80,12 @@ export function createMetaAgent(meta: Config['meta'], connections: number) {
   });
 }
 
+/** A leased event, with what the events claimed beside it share (`newEventBatch`). */
+interface ClaimedEvent {
+  event: ConversionEventsTable;
+  batch: EventBatch;
+}
+
 /**
  * Sends queued conversion events to Meta's Conversions API, one event per request
  * (`POST <STOREFRONT_META_API_URL>/<pixel_id>/events`). Like the e-mail worker: any number of
@@ -97,10 +99,10 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
   const concurrency = options.concurrency ?? 32;
   const box = createSecretBox(config.secret);
   const agent = createMetaAgent(meta, concurrency);
-  const inFlight = new Set<Promise<void>>();
+  const leaseMs = meta.timeoutMs + LEASE_MARGIN_MS;
   const record = createConversionRecorder(db, meta.retryScheduleMs);
 
-  async function send(event: ConversionEventsTable, batch: EventBatch): Promise<void> {
+  async function send({ event, batch }: ClaimedEvent): Promise<void> {
     const { store, source } = await loadEvent(db, event, config.publicUrl, batch);
     const pixel = store?.meta_pixel_id ?? null;
     const sealed = store?.meta_access_token_sealed ?? null;
@@ -147,45 +149,20 @@ export function startConversionWorker(options: ConversionWorkerOptions): Convers
       );
   }
 
-  function start(event: ConversionEventsTable, batch: EventBatch): void {
-    const running = send(event, batch)
-      .catch((err) =>
-        log.error({ err, conversion_event_id: event.id }, 'conversion attempt could not be recorded'),
-      )
-      .finally(() => {
-        inFlight.delete(running);
-        // Claim again once half the slots are free: batches of claims, not one query per event.
-        if (inFlight.size <= concurrency / 2) loop.wake();
-      });
-    inFlight.add(running);
-  }
-
-  const loop = startPollLoop({
-    round: async () => {
-      const free = concurrency - inFlight.size;
-      if (free <= 0) return false;
-      const leaseMs = meta.timeoutMs + LEASE_MARGIN_MS;
-      const batch = newEventBatch();
-      for (const event of await claimDueRows<ConversionEventsTable>(db, CONVERSION_QUEUE, free, leaseMs))
-        start(event, batch);
-      return false;
-    },
-    pollIntervalMs,
-    log,
+  return startWorker<ClaimedEvent>({
     name: 'conversion worker',
-  });
-  const unsubscribe = onNewEvents(() => loop.wake());
-  let stopped: Promise<void> | null = null;
-  return {
-    wake: () => loop.wake(),
-    stop() {
-      stopped ??= (async () => {
-        unsubscribe();
-        await loop.stop();
-        await Promise.all(inFlight);
-        await agent.close();
-      })();
-      return stopped;
+    log,
+    pollIntervalMs,
+    concurrency,
+    wakeOn: [CONVERSION_WAKE],
+    claim: async (limit) => {
+      const batch = newEventBatch();
+      const events = await claimDue<ConversionEventsTable>(db, CONVERSION_QUEUE, limit, leaseMs);
+      return events.map((event) => ({ event, batch }));
     },
-  };
+    handle: send,
+    failed: ({ event }, err) =>
+      log.error({ err, conversion_event_id: event.id }, 'conversion attempt could not be recorded'),
+    close: () => agent.close(),
+  });
 }

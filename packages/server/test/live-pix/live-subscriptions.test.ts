@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { parseCompositeBrCode } from '../../src/platform/brcode/index.js';
 import { addDays } from '../../src/platform/values/local-date.js';
-import { runCycles } from '../../src/domain/subscriptions/cycle-scheduler.js';
+import { runCycles } from '../../src/flows/run-cycles.js';
 import { recurringChecks } from '../../src/flows/check-live-subscriptions.js';
 import { decodeQr } from '../pix/pix-test-helpers.js';
 import { updateStore } from '../../src/domain/stores/stores.js';

@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const CUTOFF = NOW.getTime() - 30 * DAY_MS;
 const at = (ms: number) => new Date(ms).toISOString();
-const quiet = { info() {}, warn() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** An event row of a chosen age, fanned out (dispatched) at that time unless told otherwise. */
 function eventRow(storeId: string, createdAt: string, dispatched = true) {

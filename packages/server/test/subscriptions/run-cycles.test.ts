@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/platform/values/local-date.js';
-import { startCycleScheduler } from '../../src/domain/subscriptions/cycle-scheduler.js';
+import { startCycleScheduler } from '../../src/flows/run-cycles.js';
 import { runCli } from '../support/cli.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { runCycles } from '../../src/domain/subscriptions/cycle-scheduler.js';
+import { runCycles } from '../../src/flows/run-cycles.js';
 import { runCli } from '../support/cli.js';
 import { TEST_SECRET, describeEachDatabase } from '../support/test-api.js';
 import { recurringProduct, subscribe } from './subscription-helpers.js';

@@ -385,7 +385,7 @@ describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation
     const b = (await subscribe(api, key, product.id)).body;
     await api.as(key).post(`/payments/pix/${a.first_charge.id}/simulate_expiration`);
     await api.as(key).post(`/payments/pix/${b.first_charge.id}/cancel`);
-    const { expireUnauthorised } = await import('../../src/domain/subscriptions/cycle-scheduler.js');
+    const { expireUnauthorised } = await import('../../src/domain/subscriptions/subscriptions-repository.js');
     const expired = await expireUnauthorised(api.db, storeId);
     expect(expired.sort()).toEqual([a.id, b.id].sort());
     expect((await api.as(key).get(`/subscriptions/${a.id}`)).body.status).toBe('expired');

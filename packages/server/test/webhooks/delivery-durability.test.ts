@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/platform/db/database.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { recordEvent } from '../../src/platform/outbox/outbox.js';
 import { startDeliveryWorker } from '../../src/domain/webhooks/delivery/worker.js';
-import type { WorkerLog } from '../../src/domain/webhooks/delivery/worker.js';
+import type { JobLog } from '../../src/platform/jobs/worker.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { TEST_SECRET, TestApi, describeEachDatabase } from '../support/test-api.js';
@@ -119,7 +119,7 @@ describeEachDatabase(
 );
 
 /** Counts a worker's delivered and failed attempts from its log. */
-function countingLog(): WorkerLog & { delivered: number; failed: number } {
+function countingLog(): JobLog & { delivered: number; failed: number } {
   const log = {
     ...silentLog,
     delivered: 0,
@@ -131,7 +131,7 @@ function countingLog(): WorkerLog & { delivered: number; failed: number } {
       if (message === 'webhook attempt failed') log.failed++;
     },
   };
-  return log as WorkerLog & { delivered: number; failed: number };
+  return log as JobLog & { delivered: number; failed: number };
 }
 
 (POSTGRES_URL ? describe : describe.skip)('two workers on PostgreSQL', () => {

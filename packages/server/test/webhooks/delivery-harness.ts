@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/platform/config/config.js';
 import { startDeliveryWorker } from '../../src/domain/webhooks/delivery/worker.js';
-import type { DeliveryWorker, WorkerLog } from '../../src/domain/webhooks/delivery/worker.js';
+import type { DeliveryWorker } from '../../src/domain/webhooks/delivery/worker.js';
+import type { JobLog } from '../../src/platform/jobs/worker.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import type { TestApi } from '../support/test-api.js';
@@ -10,7 +11,7 @@ import type { TestApi } from '../support/test-api.js';
 /** Hosts exempt from the address rules in these suites; receivers add their random 127.x.y.z here. */
 export const allowedHosts = new Set<string>();
 
-export const silentLog: WorkerLog = { debug() {}, info() {}, warn() {}, error() {} };
+export const silentLog: JobLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Short, test-sized delivery settings: two quick retries, a short timeout. */
 export const TEST_DELIVERY: Pick<Config, 'webhookRetryScheduleMs' | 'webhookTimeoutMs'> = {

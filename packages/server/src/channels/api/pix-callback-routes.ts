@@ -8,7 +8,8 @@ import { keyedRateLimit } from '../../platform/http/keyed-rate-limit.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { findStoreByCallbackToken } from '../../domain/payments/api-pix/provider-settings.js';
-import { wakeReconcilers } from '../../platform/jobs/reconcile-wake.js';
+import { RECONCILE_WAKE } from '../../domain/pix/live/reconcile-schedule.js';
+import { wakeOnCommit } from '../../platform/jobs/wake.js';
 
 /** Every callback as received, for the operator's audit; its content is only ever a hint. */
 export interface PixCallbacksTable {
@@ -130,9 +131,9 @@ export async function pixCallbackRoutes(
           received_at: now,
         })
         .execute();
+      await wakeOnCommit(trx, RECONCILE_WAKE);
       return markDue(trx, storeId, now);
     });
-    wakeReconcilers();
     return { storeId, touched };
   }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { runCycles } from '../../domain/subscriptions/cycle-scheduler.js';
-import type { CycleRunReport } from '../../domain/subscriptions/cycle-scheduler.js';
+import { runCycles } from '../../flows/run-cycles.js';
+import type { CycleRunReport } from '../../flows/run-cycles.js';
 import { isCalendarDate } from '../../platform/values/local-date.js';
 import { print } from './context.js';
 import { fail } from '../server/fail.js';

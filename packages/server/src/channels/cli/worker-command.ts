@@ -2,12 +2,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import { openPaymentProviders } from '../server/payment-providers.js';
-import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
-import { startConversionWorker } from '../../flows/send-meta-conversions.js';
-import { startEmailWorker } from '../../flows/send-emails.js';
-import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
-import { startCycleScheduler } from '../../domain/subscriptions/cycle-scheduler.js';
-import { recurringChecks } from '../../flows/check-live-subscriptions.js';
+import { startDuties } from '../server/node-duties.js';
 import { loadConfigOrExit } from './context.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { exitIfCannotStart, shutdownDeadlineMs, stopOnSignals } from '../server/serve-lifecycle.js';
@@ -23,25 +18,16 @@ export function registerWorkerCommand(program: Command): void {
       boundHeapGrowth();
       const log = pino({ level: config.logLevel });
       const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
-      const worker = startDeliveryWorker({ db: db.kysely, config, log });
-      const mail = config.smtp ? startEmailWorker({ db: db.kysely, smtp: config.smtp, config, log }) : null;
-      const conversions = startConversionWorker({ db: db.kysely, config, log });
       const payments = openPaymentProviders(db.kysely, config);
-      const reconciler = startConfiguredReconciler(
-        db.kysely,
-        payments,
-        config,
-        log,
-        recurringChecks(db.kysely, payments, config, log),
-      );
-      const cycles = startCycleScheduler({ db: db.kysely, payments, log });
+      const duties = startDuties({ db: db.kysely, config, log, payments }, ['worker']);
+      const started = (name: string) => duties.started.includes(name);
       log.info(
         {
           dialect: db.dialect,
-          delivery_email: mail !== null,
-          meta_conversions: true,
-          live_pix_reconciler: true,
-          subscription_cycles: true,
+          delivery_email: started('delivery e-mail'),
+          meta_conversions: started('meta conversions'),
+          live_pix_reconciler: started('live pix reconciler'),
+          subscription_cycles: started('subscription cycles'),
         },
         'webhook worker started',
       );
@@ -50,13 +36,7 @@ export function registerWorkerCommand(program: Command): void {
       stopOnSignals(
         log,
         async () => {
-          await Promise.all([
-            worker.stop(),
-            mail?.stop(),
-            conversions.stop(),
-            reconciler.stop(),
-            cycles.stop(),
-          ]);
+          await duties.stop();
           await payments.close();
           await db.close();
         },

@@ -1,25 +1,30 @@
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
-import { announceNewEvents, onNewEvents } from '../../platform/jobs/wake.js';
+import { onWake, wake } from '../../platform/jobs/wake.js';
 
-const NEW_EVENTS = 'storefront:new-events';
-/** At most one message per this many ms: the primary's worker folds nudges into rounds 25 ms apart anyway. */
+const NEW_WORK = 'storefront:new-work';
+/** At most one message per this many ms: the primary's webhook worker folds wakes into rounds 25 ms apart anyway. */
 const RELAY_GAP_MS = 25;
 
 /**
- * In an HTTP process: a committed write nudges the primary's delivery worker over the cluster's IPC
- * channel, as it would nudge an inline worker in the same process. Without it deliveries would wait
- * for the worker's next poll (250 ms). The first write of a quiet spell is sent at once; writes during
- * the next RELAY_GAP_MS are folded into one message at its end.
+ * In an HTTP process: the wakes fired by its commits (new events, queued e-mails, PSP callbacks…)
+ * reach the primary's workers over the cluster's IPC channel, as they would reach inline workers in
+ * the same process. Without it the work would wait for the workers' next poll (250 ms for webhooks).
+ * The first wake of a quiet spell is sent at once; wakes during the next RELAY_GAP_MS are folded into
+ * one message at its end.
  */
 export function relayNewEventsToPrimary(): () => void {
   let lastSentAt = 0;
   let timer: NodeJS.Timeout | null = null;
+  const waiting = new Set<string>();
   const send = () => {
     lastSentAt = Date.now();
-    if (process.connected) process.send?.({ type: NEW_EVENTS });
+    const names = [...waiting];
+    waiting.clear();
+    if (process.connected) process.send?.({ type: NEW_WORK, names });
   };
-  const unsubscribe = onNewEvents(() => {
+  const unsubscribe = onWake((name) => {
+    waiting.add(name);
     const wait = lastSentAt + RELAY_GAP_MS - Date.now();
     if (wait <= 0) return send();
     timer ??= setTimeout(() => {
@@ -33,10 +38,12 @@ export function relayNewEventsToPrimary(): () => void {
   };
 }
 
-/** In the primary: a nudge from any HTTP process wakes this process's listeners (the delivery worker). */
+/** In the primary: the wakes relayed by any HTTP process wake this process's workers. */
 export function receiveNewEventsFromHttpProcesses(): () => void {
   const onMessage = (_worker: Worker, message: unknown) => {
-    if ((message as { type?: unknown } | null)?.type === NEW_EVENTS) announceNewEvents();
+    const relayed = message as { type?: unknown; names?: unknown } | null;
+    if (relayed?.type !== NEW_WORK || !Array.isArray(relayed.names)) return;
+    for (const name of relayed.names) if (typeof name === 'string') wake(name);
   };
   cluster.on('message', onMessage);
   return () => cluster.off('message', onMessage);

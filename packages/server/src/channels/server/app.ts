@@ -39,7 +39,6 @@ import { subscriptionsRoutes } from '../api/subscriptions-routes.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { eventsRoutes } from '../api/events-routes.js';
 import { webhookDeliveriesRoutes } from '../api/deliveries-routes.js';
-import { wakeWorkersOnWrite } from '../../platform/jobs/wake.js';
 import { webhookEndpointsRoutes } from '../api/endpoints-routes.js';
 
 declare module 'fastify' {
@@ -169,7 +168,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(paginationPlugin, { secret: deps.config.secret });
       await v1.register(idempotencyPlugin, { db: deps.db, secret: deps.config.secret });
-      await v1.register(wakeWorkersOnWrite);
 
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
       await v1.register(checkoutsRoutes);

@@ -8,22 +8,12 @@ import { SERVING_TIMEOUTS, openDatabase } from '../../platform/db/database.js';
 import type { Db } from '../../platform/db/database.js';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import type { Database } from '../../platform/db/schema.js';
-import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.js';
-import { startConversionWorker } from '../../flows/send-meta-conversions.js';
-import { startEmailWorker } from '../../flows/send-emails.js';
 import { connectRedis } from '../../platform/http/redis-connection.js';
-import { startRetention } from '../../flows/retention.js';
-import { expireDueCharges } from '../../domain/pix/expiry-sweeper.js';
-import { abandonDueOrders } from '../../flows/abandon-orders.js';
-import { startSweeper } from '../../platform/jobs/sweeper.js';
 import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
 import { openPaymentProviders } from './payment-providers.js';
-import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
 import { ensureDemoStore } from '../../flows/demo-store.js';
-import { expireUnauthorised, startCycleScheduler } from '../../domain/subscriptions/cycle-scheduler.js';
-import { recurringChecks } from '../../flows/check-live-subscriptions.js';
 import type { DemoStore } from '../../flows/demo-store.js';
-import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
+import { startDuties } from './node-duties.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -40,13 +30,11 @@ export interface NodeDuties {
   stop(): Promise<void>;
 }
 
-const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
-
 /**
- * The background duties that run once per node, however many HTTP processes serve it: the inline
- * webhook delivery worker, the e-mail and Meta conversion senders, the live Pix reconciler, the subscription cycle scheduler, the Pix expiry and order abandonment sweepers, the idempotency purge, retention. With STOREFRONT_PROCESSES
+ * The background duties that run once per node, however many HTTP processes serve it: `serve`'s own
+ * (the Pix expiry and order abandonment sweepers, the idempotency purge, retention) and, with
+ * STOREFRONT_WORKER=inline, the worker's (node-duties.ts lists them all). With STOREFRONT_PROCESSES
  * above 1 the primary runs them and the HTTP processes do not; with 1 they run beside the server.
- * A new sweeper, poller or sender starts here (and stops in `stop`), nowhere else.
  */
 export function startNodeDuties(deps: {
   db: Kysely<Database>;
@@ -54,51 +42,13 @@ export function startNodeDuties(deps: {
   config: Config;
   log: ServiceLog;
 }): NodeDuties {
-  const { db, payments, config, log } = deps;
-  const maintenance = setInterval(() => {
-    purgeExpiredIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency purge failed'));
-  }, MAINTENANCE_INTERVAL_MS).unref();
-  const pixExpiry = startSweeper(
-    // A subscription whose first charge expired or was canceled was never authorised: it expires too.
-    async () => {
-      await expireDueCharges(db);
-      await expireUnauthorised(db);
-    },
-    (err) => log.warn({ err }, 'pix expiry sweep failed'),
-  );
-  const orderAbandonment = startSweeper(
-    () => abandonDueOrders(db, config),
-    (err) => log.warn({ err }, 'order abandonment sweep failed'),
-  );
-  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` delivers from another process.
-  const worker = config.worker === 'inline' ? startDeliveryWorker({ db, config, log }) : null;
+  const { config, log } = deps;
   if (!config.smtp) log.info('SMTP_URL is not set: sales are approved without a delivery e-mail (skipped)');
-  const mail =
-    config.worker === 'inline' && config.smtp
-      ? startEmailWorker({ db, smtp: config.smtp, config, log })
-      : null;
-  // Meta conversion events, claimed like e-mails: any number of nodes send each once.
-  const conversions = config.worker === 'inline' ? startConversionWorker({ db, config, log }) : null;
-  // Live Pix reconciliation is the worker's too (here inline, or in `storefront worker`).
-  const reconciler =
-    config.worker === 'inline'
-      ? startConfiguredReconciler(db, payments, config, log, recurringChecks(db, payments, config, log))
-      : null;
-  // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.
-  const cycles = config.worker === 'inline' ? startCycleScheduler({ db, payments, log }) : null;
-  // Started after listening: a first prune of a large backlog must not delay readiness.
-  const retention = startRetention(db, { olderThanDays: config.retentionDays, log });
+  // Inline by default; with STOREFRONT_WORKER=off, `storefront worker` runs the worker's duties.
+  const duties = startDuties(deps, config.worker === 'inline' ? ['serve', 'worker'] : ['serve']);
   return {
     async stop() {
-      clearInterval(maintenance);
-      await pixExpiry.stop();
-      await orderAbandonment.stop();
-      await retention.stop();
-      await worker?.stop(); // in-flight attempts record their result
-      await mail?.stop();
-      await conversions?.stop();
-      await reconciler?.stop();
-      await cycles?.stop();
+      await duties.stop(); // in-flight attempts record their result
     },
   };
 }
@@ -163,6 +113,7 @@ export async function startService(
   // Only once listening: a start that fails (a busy port) must not create the Demo store and lose its key.
   const demo = await ensureDemoStore(db.kysely);
   warnIfPublicUrlIsPlain(config, http.app.log);
+  // Started after listening: a first prune of a large backlog must not delay readiness.
   const duties = startNodeDuties({ db: db.kysely, payments, config, log: http.app.log });
   return {
     app: http.app,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { BaseLogger } from 'pino';
-import { startPollLoop } from '../../platform/jobs/poll-loop.js';
+import { startPeriodic } from '../../platform/jobs/periodic.js';
+import type { JobLog } from '../../platform/jobs/worker.js';
 import type { Database, DbBool } from '../../platform/db/schema.js';
 import { addToDailyTotals } from './daily-totals.js';
 import { DEFAULT_TIMEZONE, localDate } from '../../platform/values/local-date.js';
@@ -29,7 +29,7 @@ export interface PageViewCounter {
  */
 export function startPageViewCounter(
   db: Kysely<Database>,
-  options: { flushIntervalMs: number; log: Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'> },
+  options: { flushIntervalMs: number; log: JobLog },
 ): PageViewCounter {
   // `store|product|livemode|quarter hour` → views.
   let pending = new Map<string, number>();
@@ -69,21 +69,18 @@ export function startPageViewCounter(
     );
   }
 
-  const loop = startPollLoop({
-    round: async () => {
-      await flush();
-      return false;
-    },
-    pollIntervalMs: options.flushIntervalMs,
-    log: options.log,
+  const flusher = startPeriodic({
     name: 'page view flush',
+    log: options.log,
+    intervalMs: options.flushIntervalMs,
+    run: flush,
   });
 
   return {
     count,
     flush,
     async stop() {
-      await loop.stop();
+      await flusher.stop();
       await flush();
     },
   };

@@ -37,3 +37,6 @@ declare module '../../platform/db/schema.js' {
 }
 
 export const CONVERSION_QUEUE = { table: 'conversion_events', key: 'id' } as const;
+
+/** The conversion worker's wake (platform/jobs/wake.ts): an event was queued. */
+export const CONVERSION_WAKE = 'conversions';

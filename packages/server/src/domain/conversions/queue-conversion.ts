@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { prefixedId } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
+import { wakeOnCommit } from '../../platform/jobs/wake.js';
+import { CONVERSION_WAKE } from './conversion-event.js';
 import type { ConversionKind } from './conversion-event.js';
 
 /**
@@ -15,7 +17,7 @@ export async function queueConversion(
   input: { storeId: string; kind: ConversionKind; eventId: string },
 ): Promise<void> {
   const now = nowIso();
-  await trx
+  const queued = await trx
     .insertInto('conversion_events')
     .columns(['id', 'store_id', 'kind', 'event_id', 'status', 'next_attempt_at', 'created_at'])
     .expression(
@@ -35,5 +37,6 @@ export async function queueConversion(
         .where('meta_access_token_sealed', 'is not', null),
     )
     .onConflict((oc) => oc.columns(['store_id', 'event_id', 'kind']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  if (queued.numInsertedOrUpdatedRows !== 0n) await wakeOnCommit(trx, CONVERSION_WAKE);
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { createGroupCommit } from '../../platform/jobs/group-commit.js';
-import { isoAfter, nowIso } from '../../platform/values/time.js';
-import { retryDelayMs } from '../../platform/jobs/retry-schedule.js';
+import { nowIso } from '../../platform/values/time.js';
+import { retryAt } from '../../platform/jobs/retry-schedule.js';
 import type { ConversionEventsTable, ConversionStatus } from './conversion-event.js';
 
 export interface ConversionAttempt {
@@ -36,8 +36,7 @@ export async function recordConversionAttempt(
 ): Promise<RecordedConversion> {
   const finishedAt = nowIso();
   const attempts = event.attempts + 1;
-  const delay = attempt.ok || attempt.permanent ? null : retryDelayMs(scheduleMs, attempts);
-  const nextAttemptAt = delay === null ? null : isoAfter(delay, new Date(finishedAt));
+  const nextAttemptAt = attempt.ok || attempt.permanent ? null : retryAt(scheduleMs, attempts, finishedAt);
   const status: ConversionStatus = attempt.ok ? 'sent' : nextAttemptAt === null ? 'failed' : 'pending';
   const lastError =
     attempt.error !== null && !attempt.permanent && status === 'failed'

@@ -9,6 +9,9 @@ import type { DeliveryEmailStatus } from '../kernel/email-status.js';
  * time, deleted once settled. One worker drains every queue with the same claims and retries; what
  * the merchant sees of each e-mail lives on its row, written by the queue's `settle`.
  */
+/** The e-mail worker's wake (platform/jobs/wake.ts): a job of one of its queues was queued for now or later. */
+export const EMAIL_WAKE = 'email';
+
 export interface EmailQueue {
   table: 'email_jobs' | 'recovery_email_jobs';
   key: 'sale_id' | 'order_id';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import { isoAfter, nowIso } from '../../platform/values/time.js';
-import { retryDelayMs } from '../../platform/jobs/retry-schedule.js';
+import { nowIso } from '../../platform/values/time.js';
+import { retryAt } from '../../platform/jobs/retry-schedule.js';
 import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 import { queueDb } from './email-queue.js';
 import type { EmailJob, EmailQueue } from './email-queue.js';
@@ -28,8 +28,7 @@ export async function recordEmailAttempt(
 ): Promise<RecordedEmail> {
   const finishedAt = nowIso();
   const attempt = job.attempts + 1;
-  const delay = outcome.ok || outcome.permanent ? null : retryDelayMs(scheduleMs, attempt);
-  const nextAttemptAt = delay === null ? null : isoAfter(delay, new Date(finishedAt));
+  const nextAttemptAt = outcome.ok || outcome.permanent ? null : retryAt(scheduleMs, attempt, finishedAt);
   const status: DeliveryEmailStatus = outcome.ok ? 'sent' : nextAttemptAt === null ? 'failed' : 'pending';
   const lastError = outcome.ok
     ? null

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
+import { isPostgres } from '../../platform/db/sql-dialect.js';
+import { isoAfter, nowIso } from '../../platform/values/time.js';
 import type {
   SubscriptionCyclesTable,
   SubscriptionStatus,
@@ -134,4 +136,80 @@ export async function moveCycle(
     )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** A day to play: `asOf` for the stores in `timezone`, or for every store (null). */
+export interface StoreDay {
+  asOf: string;
+  timezone: string | null;
+}
+
+/**
+ * Leases up to `limit` subscriptions with cycle work due by `day` to this scheduler, the way the
+ * jobs module claims a queue (platform/jobs/claim-due.ts), except that the work is due on a store's
+ * day rather than at a time, so the lease has a column of its own: `claimed_until` is written in the
+ * same statement that picks them, and no other scheduler takes them until it runs out. PostgreSQL:
+ * FOR UPDATE SKIP LOCKED hands concurrent schedulers disjoint rows and the outer UPDATE re-checks the
+ * lease. SQLite: one UPDATE under the one write lock.
+ */
+export async function claimDueSubscriptions(
+  db: Kysely<Database>,
+  day: StoreDay,
+  storeId: string | undefined,
+  limit: number,
+  leaseMs: number,
+): Promise<SubscriptionsTable[]> {
+  const now = nowIso();
+  const due = db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('next_action_date', '<=', day.asOf)
+    .where('status', 'in', ['active', 'past_due'])
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+    .$if(storeId !== undefined, (q) => q.where('store_id', '=', storeId!))
+    .$if(day.timezone !== null, (q) =>
+      q.where('store_id', 'in', db.selectFrom('stores').select('id').where('timezone', '=', day.timezone!)),
+    )
+    .orderBy('next_action_date')
+    .limit(limit)
+    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
+  return db
+    .updateTable('subscriptions')
+    .set({ claimed_until: isoAfter(leaseMs) })
+    .where('id', 'in', due)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+    .returningAll()
+    .execute();
+}
+
+/**
+ * Pending subscriptions whose first charge expired or was canceled unpaid: never authorised, they
+ * become `expired` (a conditional update, so a late confirmed payment and this sweep give one outcome).
+ */
+export async function expireUnauthorised(db: Kysely<Database>, storeId?: string): Promise<string[]> {
+  const now = nowIso();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('pix_charges', (join) =>
+      join
+        .onRef('pix_charges.id', '=', 'subscriptions.first_charge_id')
+        .onRef('pix_charges.store_id', '=', 'subscriptions.store_id'),
+    )
+    .selectAll('subscriptions')
+    .where('subscriptions.status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('pix_charges.status', 'in', ['expired', 'canceled']),
+        eb.and([eb('pix_charges.status', '=', 'pending'), eb('pix_charges.expires_at', '<=', now)]),
+      ]),
+    )
+    .$if(storeId !== undefined, (q) => q.where('subscriptions.store_id', '=', storeId!))
+    .execute();
+  const expired: string[] = [];
+  for (const row of rows) {
+    if (await moveSubscription(db, row, ['pending'], { status: 'expired', next_check_at: null })) {
+      expired.push(row.id);
+    }
+  }
+  return expired;
 }

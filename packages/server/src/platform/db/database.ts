@@ -7,6 +7,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { countDbStatement } from '../metrics/metrics.js';
 import type { Database } from './schema.js';
+import { withAfterCommit } from './after-commit.js';
 import { withNamedStatements } from './postgres-named-statements.js';
 import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -147,7 +148,7 @@ function openSqlite(path: string, log: DatabaseLog): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({
-    dialect: new SqliteWriterDialect({ database: withStatementCache(sqlite) }),
+    dialect: withAfterCommit(new SqliteWriterDialect({ database: withStatementCache(sqlite) })),
     log: countStatements,
   });
   return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
@@ -194,7 +195,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
   });
   reportLostConnections(pool, options.log ?? stderrLog());
   const kysely = new Kysely<Database>({
-    dialect: new SearchPathPostgresDialect({ pool: withNamedStatements(pool) }),
+    dialect: withAfterCommit(new SearchPathPostgresDialect({ pool: withNamedStatements(pool) })),
     log: countStatements,
   });
   const poolStats = (): PoolStats => ({

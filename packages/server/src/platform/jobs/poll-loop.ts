@@ -15,6 +15,10 @@ export interface PollLoopOptions {
   log: Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
   /** Names the loop in its log lines (`webhook worker`, `pix reconciler`). */
   name: string;
+  /** The first round after one interval rather than at once (the sweepers). */
+  delayFirstRound?: boolean;
+  /** The pauses between rounds do not hold the process (tasks beside a server or a worker). */
+  unref?: boolean;
 }
 
 /** The longest pause between two rounds while they keep failing: how late a loop notices a recovery. */
@@ -29,7 +33,7 @@ function retryDelayMs(pollIntervalMs: number, failedRounds: number): number {
  * Runs `round` over and over: again at once while it says more work is waiting or while it was
  * woken during the round, otherwise after `pollIntervalMs` (or sooner when woken). Failed rounds
  * back off, doubling up to 5 s; a database outage logs one warning, then quieter and quieter
- * retries. The background workers (webhook delivery, live Pix reconciliation) share this loop.
+ * retries. Every background job runs on it: the workers (worker.ts) and the periodic tasks (periodic.ts).
  */
 export function startPollLoop(options: PollLoopOptions): PollLoop {
   const { round, pollIntervalMs, log, name } = options;
@@ -42,8 +46,22 @@ export function startPollLoop(options: PollLoopOptions): PollLoop {
     wakeUp?.();
   }
 
+  /** Waits `ms`, or less when woken. */
+  async function pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      if (options.unref) timer.unref();
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wakeUp = null;
+  }
+
   async function loop(): Promise<void> {
     let failedRounds = 0;
+    if (options.delayFirstRound) await pause(pollIntervalMs);
     while (!stopping) {
       woken = false;
       let more = false;
@@ -60,14 +78,7 @@ export function startPollLoop(options: PollLoopOptions): PollLoop {
           log.debug({ error: (err as Error).message, failed_rounds: failedRounds }, `${name} round failed`);
       }
       if (stopping || (failedRounds === 0 && (more || woken))) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, retryDelayMs(pollIntervalMs, failedRounds));
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
+      await pause(retryDelayMs(pollIntervalMs, failedRounds));
     }
   }
 

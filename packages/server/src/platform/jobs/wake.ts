@@ -1,28 +1,39 @@
 import { EventEmitter } from 'node:events';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
+import type { QueryExecutor } from 'kysely';
+import { afterCommit } from '../db/after-commit.js';
 
 /**
- * In-process nudge from the API to an inline worker: a write request has just committed, so there
- * may be new events. Only a shortcut over the worker's polling, which alone guarantees delivery.
- * With several HTTP processes, src/channels/cluster/new-events-relay.ts carries it to the primary's worker.
+ * Named nudges to this process's workers: work of that name (`outbox`, `email`…) has just been
+ * committed. Only a shortcut over the workers' polling, which alone guarantees the work is done. With
+ * several HTTP processes, src/channels/cluster/new-events-relay.ts carries them to the primary's workers.
  */
 const signal = new EventEmitter();
 signal.setMaxListeners(0);
 
-export function onNewEvents(listener: () => void): () => void {
-  signal.on('events', listener);
-  return () => signal.off('events', listener);
+/** Calls `listener` with the name of every wake in this process; returns the unsubscribe. */
+export function onWake(listener: (name: string) => void): () => void {
+  signal.on('wake', listener);
+  return () => signal.off('wake', listener);
 }
 
-/** Tells this process's listeners (an inline worker) that new events may have been committed. */
-export function announceNewEvents(): void {
-  signal.emit('events');
+/** Wakes this process's workers of `name` now. */
+export function wake(name: string): void {
+  signal.emit('wake', name);
 }
 
-/** After the response is sent the request's transaction has committed: the events are visible. */
-export const wakeWorkersOnWrite = fp(async (app: FastifyInstance) => {
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && reply.statusCode < 300) announceNewEvents();
-  });
-});
+const wakes = new Map<string, () => void>();
+
+/**
+ * Wakes the workers of `name` once `db`'s transaction commits (at once outside a transaction), so a
+ * worker never looks before the work is visible and never for work a rollback undid. The writers
+ * that queue work call it (the outbox, the e-mail and conversion queues, the PSP callbacks), so the
+ * nudge follows the work whatever wrote it: an API request, the purchase page, the dashboard, a worker.
+ */
+export function wakeOnCommit(
+  db: { readonly isTransaction: boolean; getExecutor(): QueryExecutor },
+  name: string,
+): Promise<void> {
+  let effect = wakes.get(name);
+  if (!effect) wakes.set(name, (effect = () => wake(name)));
+  return afterCommit(db, effect);
+}

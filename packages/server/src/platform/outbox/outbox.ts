@@ -1,8 +1,12 @@
 import type { Insertable, Kysely } from 'kysely';
 import { reusedInsert } from '../db/reused-query.js';
+import { wakeOnCommit } from '../jobs/wake.js';
 import type { Database } from '../db/schema.js';
 import { prefixedId } from '../values/ids.js';
 import type { AnyEventType } from './event-types.js';
+
+/** The webhook worker's wake (jobs/wake.ts): it drains the outbox, and sends the delivery jobs. */
+export const OUTBOX_WAKE = 'outbox';
 
 export interface EventsTable {
   id: string;
@@ -52,7 +56,7 @@ const insertEventRow = reusedInsert('insert event', (db: Kysely<Database>, row: 
 
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the change
- * and its event commit together or not at all; delivery picks it up from there.
+ * and its event commit together or not at all; delivery picks it up from there, woken as it commits.
  */
 export async function recordEvent(trx: Kysely<Database>, input: NewEvent): Promise<StorefrontEvent> {
   const event: StorefrontEvent = {
@@ -71,5 +75,6 @@ export async function recordEvent(trx: Kysely<Database>, input: NewEvent): Promi
     payload: JSON.stringify(event),
     created_at: event.created_at,
   });
+  await wakeOnCommit(trx, OUTBOX_WAKE);
   return event;
 }

@@ -3,6 +3,9 @@
  * 1 min, 5 min), then every last step (5 min) until 10 minutes past its expiry. A lost callback thus
  * delays a payment but never loses it.
  */
+/** The reconciler's wake (platform/jobs/wake.ts): a PSP callback has made checks due now. */
+export const RECONCILE_WAKE = 'pix-checks';
+
 export const DEFAULT_RECONCILE_SCHEDULE_MS: readonly number[] = [15_000, 60_000, 300_000];
 const AFTER_EXPIRY_MS = 10 * 60_000;
 

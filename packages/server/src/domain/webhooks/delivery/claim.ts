@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
-import { prefixedId } from '../../../platform/values/ids.js';
-import { isoAfter, nowIso } from '../../../platform/values/time.js';
+import { claimDue } from '../../../platform/jobs/claim-due.js';
+import type { DueQueue } from '../../../platform/jobs/claim-due.js';
 import type { WebhookEndpointsTable } from '../endpoint-object.js';
-import { isPostgres } from '../../../platform/db/sql-dialect.js';
 import type { WebhookJobsTable } from './jobs.js';
 
 export interface ClaimedJob {
@@ -13,37 +12,19 @@ export interface ClaimedJob {
   event: { id: string; type: string; payload: string } | undefined;
 }
 
+/** The delivery queue as the jobs module's claim sees it (results are written under the claim's token). */
+const WEBHOOK_QUEUE: DueQueue = { table: 'webhook_jobs', key: 'id' };
+
 /**
- * Leases up to `limit` due jobs to this worker in one statement. The lease is written into
- * `next_attempt_at` (now + leaseMs) with a token of our own: another worker sees the job as not due
- * until the lease runs out, and a crashed worker's job becomes due again by itself (at least once).
- *
- * PostgreSQL: FOR UPDATE SKIP LOCKED makes concurrent workers take disjoint rows, and the outer
- * UPDATE re-checks that the row is still due, so no attempt is handed out twice. SQLite: the single
- * UPDATE runs under the one write lock.
+ * Leases up to `limit` due jobs to this worker (`claimDue`: a crashed worker's job comes back once
+ * its lease runs out, so delivery is at least once), with what each needs to be sent.
  */
 export async function claimDueJobs(
   db: Kysely<Database>,
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedJob[]> {
-  const now = nowIso();
-  const lease = prefixedId('lease');
-  const postgres = isPostgres(db);
-  const due = db
-    .selectFrom('webhook_jobs')
-    .select('id')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .$if(postgres, (q) => q.forUpdate().skipLocked());
-  const jobs = await db
-    .updateTable('webhook_jobs')
-    .set({ next_attempt_at: isoAfter(leaseMs), lease })
-    .where('id', 'in', due)
-    .where('next_attempt_at', '<=', now)
-    .returningAll()
-    .execute();
+  const jobs = await claimDue<WebhookJobsTable>(db, WEBHOOK_QUEUE, limit, leaseMs);
   if (jobs.length === 0) return [];
 
   const [endpoints, events] = await Promise.all([

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { prefixedId } from '../../../platform/values/ids.js';
 import { nowIso } from '../../../platform/values/time.js';
+import { wakeOnCommit } from '../../../platform/jobs/wake.js';
+import { OUTBOX_WAKE } from '../../../platform/outbox/outbox.js';
 
 /**
  * The delivery queue: one row per (endpoint, event) that still has an attempt to make. A job is
@@ -68,4 +70,5 @@ export async function enqueueNow(db: Kysely<Database>, job: NewJob): Promise<voi
         .where('webhook_jobs.lease', 'is', null),
     )
     .execute();
+  await wakeOnCommit(db, OUTBOX_WAKE);
 }

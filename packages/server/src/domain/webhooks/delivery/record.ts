@@ -4,7 +4,7 @@ import { prefixedId } from '../../../platform/values/ids.js';
 import { isoAfter } from '../../../platform/values/time.js';
 import { DELIVERY_ID_PREFIX, HISTORY_LIMIT } from '../delivery-object.js';
 import type { WebhookDeliveriesTable } from '../delivery-object.js';
-import { retryDelayMs } from '../../../platform/jobs/retry-schedule.js';
+import { retryAt } from '../../../platform/jobs/retry-schedule.js';
 import type { WebhookJobsTable } from './jobs.js';
 
 /** An endpoint whose every attempt has failed for this long is moved to `disabled`. */
@@ -55,8 +55,8 @@ export async function recordAttempts(
   const results = finished.map(({ job, outcome }) => {
     const attempt = job.attempts + 1;
     // A manual resend is a single attempt; automatic jobs follow the schedule until it runs out.
-    const delay = outcome.ok || job.manual === 1 ? null : retryDelayMs(scheduleMs, attempt);
-    const nextRetryAt = delay === null ? null : isoAfter(delay, new Date(outcome.finishedAt));
+    const nextRetryAt =
+      outcome.ok || job.manual === 1 ? null : retryAt(scheduleMs, attempt, outcome.finishedAt);
     return { attempt, nextRetryAt, disabled: false };
   });
   const rows: WebhookDeliveriesTable[] = finished.map(({ job, eventType, outcome }, i) => ({

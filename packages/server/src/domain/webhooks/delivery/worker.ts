@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { BaseLogger } from 'pino';
 import type { Config } from '../../../platform/config/config.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { countDelivery } from '../../../platform/metrics/metrics.js';
-import { startPollLoop } from '../../../platform/jobs/poll-loop.js';
+import { createGroupCommit } from '../../../platform/jobs/group-commit.js';
+import { startWorker } from '../../../platform/jobs/worker.js';
+import type { JobLog, Worker } from '../../../platform/jobs/worker.js';
+import { OUTBOX_WAKE } from '../../../platform/outbox/outbox.js';
 import { createSecretBox } from '../../../platform/values/secret-box.js';
 import { nowIso } from '../../../platform/values/time.js';
 import { createWebhookAgent } from '../../../platform/outbound/agent.js';
@@ -14,17 +16,14 @@ import type { ClaimedJob } from './claim.js';
 import { dispatchEvents } from './dispatch.js';
 import { failureReason } from '../../../platform/outbound/failure-reason.js';
 import type { AttemptResult } from '../../../platform/outbound/failure-reason.js';
-import { dropJobs, trimHistory } from './record.js';
-import { createResultWriter } from './result-writer.js';
+import { dropJobs, recordAttempts, trimHistory } from './record.js';
+import type { FinishedAttempt, RecordedAttempt } from './record.js';
 import { sendDelivery } from './send.js';
-import { onNewEvents } from '../../../platform/jobs/wake.js';
-
-export type WorkerLog = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export interface DeliveryWorkerOptions {
   db: Kysely<Database>;
   config: Pick<Config, 'secret' | 'webhookRetryScheduleMs' | 'webhookTimeoutMs' | 'webhookAllowedHosts'>;
-  log: WorkerLog;
+  log: JobLog;
   /** Extra TLS trust (a test receiver's certificate); NODE_EXTRA_CA_CERTS works too. */
   tls?: WebhookAgentOptions['tls'];
   /** How often the database is polled when idle (default 250 ms). */
@@ -33,18 +32,14 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
 }
 
-export interface DeliveryWorker {
-  /** Look for work now rather than at the next poll. */
-  wake(): void;
-  /** Stops claiming, lets the attempts in flight finish (each is bounded by the timeout), then returns. */
-  stop(): Promise<void>;
-}
+/** `wake` looks for work now; `stop` lets the attempts in flight finish (each bounded by the timeout). */
+export type DeliveryWorker = Worker;
 
 const DISPATCH_BATCH = 500;
 /** How far past the attempt timeout a lease reaches: room to write the result before another worker may retry. */
 const LEASE_MARGIN_MS = 5_000;
-/** At most one round per this many ms in answer to API writes (see `nudge`). */
-const NUDGE_GAP_MS = 25;
+/** Wakes on committed events fold into at most one round per this many ms (bench/README.md). */
+const WAKE_GAP_MS = 25;
 
 /**
  * The delivery engine: outbox → jobs → signed attempts → history. Any number of workers may run
@@ -62,29 +57,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     ...(options.tls ? { tls: options.tls } : {}),
   });
 
-  const results = createResultWriter(db, config.webhookRetryScheduleMs);
-  const inFlight = new Set<Promise<void>>();
+  // Attempt results written in group commits: one transaction per batch, not per attempt.
+  const results = createGroupCommit<FinishedAttempt, RecordedAttempt>((batch) =>
+    recordAttempts(db, batch, config.webhookRetryScheduleMs),
+  );
   const touchedEndpoints = new Set<string>();
-
-  function wake(): void {
-    loop.wake();
-  }
-
-  /**
-   * API writes nudge the worker, but under write load a round per write cost two write transactions
-   * per request even with no endpoint at all (bench/README.md). Nudges are folded into at most one
-   * round per NUDGE_GAP_MS; the worker's own wakes (free slots) stay immediate.
-   */
-  let lastRoundAt = 0;
-  let nudgeTimer: NodeJS.Timeout | null = null;
-  function nudge(): void {
-    const wait = lastRoundAt + NUDGE_GAP_MS - Date.now();
-    if (wait <= 0) return wake();
-    nudgeTimer ??= setTimeout(() => {
-      nudgeTimer = null;
-      wake();
-    }, wait).unref();
-  }
 
   async function attempt({ job, endpoint, event }: ClaimedJob): Promise<void> {
     if (!endpoint || endpoint.deleted_at !== null || endpoint.status !== 'active' || !event) {
@@ -130,49 +107,25 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       log.warn({ endpoint_id: endpoint.id }, 'webhook endpoint disabled after 5 days of failures');
   }
 
-  function start(claimed: ClaimedJob): void {
-    const running = attempt(claimed)
-      .catch((err) => log.error({ err, job_id: claimed.job.id }, 'webhook attempt could not be recorded'))
-      .finally(() => {
-        inFlight.delete(running);
-        // Claim again once half the slots are free: batches of claims, not one query per completion.
-        if (inFlight.size <= concurrency / 2) wake();
-      });
-    inFlight.add(running);
-  }
-
-  /**
-   * One round of work; true when more events are waiting to be fanned out. Due jobs beyond the free
-   * slots need no flag: finishing attempts wake the loop.
-   */
-  async function tick(): Promise<boolean> {
-    lastRoundAt = Date.now();
-    const dispatched = await dispatchEvents(db, DISPATCH_BATCH);
-    const free = concurrency - inFlight.size;
-    const claimed = free > 0 ? await claimDueJobs(db, free, leaseMs) : [];
-    claimed.forEach(start);
-    for (const endpointId of touchedEndpoints) {
-      touchedEndpoints.delete(endpointId);
-      await trimHistory(db, endpointId);
-    }
-    return dispatched === DISPATCH_BATCH;
-  }
-
-  const loop = startPollLoop({ round: tick, pollIntervalMs, log, name: 'webhook worker' });
-  const unsubscribe = onNewEvents(nudge);
-
-  let stopped: Promise<void> | null = null;
-  return {
-    wake,
-    stop() {
-      stopped ??= (async () => {
-        unsubscribe();
-        if (nudgeTimer) clearTimeout(nudgeTimer);
-        await loop.stop();
-        await Promise.all(inFlight);
-        await agent.destroy();
-      })();
-      return stopped;
+  return startWorker<ClaimedJob>({
+    name: 'webhook worker',
+    log,
+    pollIntervalMs,
+    concurrency,
+    wakeOn: [OUTBOX_WAKE],
+    wakeGapMs: WAKE_GAP_MS,
+    // More events than one batch: the next round starts at once. Due jobs beyond the free slots need
+    // no such flag: finishing attempts wake the worker.
+    beforeClaim: async () => (await dispatchEvents(db, DISPATCH_BATCH)) === DISPATCH_BATCH,
+    claim: (limit) => claimDueJobs(db, limit, leaseMs),
+    handle: attempt,
+    failed: ({ job }, err) => log.error({ err, job_id: job.id }, 'webhook attempt could not be recorded'),
+    afterClaim: async () => {
+      for (const endpointId of touchedEndpoints) {
+        touchedEndpoints.delete(endpointId);
+        await trimHistory(db, endpointId);
+      }
     },
-  };
+    close: () => agent.destroy(),
+  });
 }

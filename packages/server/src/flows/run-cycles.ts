@@ -1,18 +1,21 @@
 import type { Kysely } from 'kysely';
-import type { BaseLogger } from 'pino';
-import type { Database } from '../../platform/db/schema.js';
-import { startPollLoop } from '../../platform/jobs/poll-loop.js';
-import type { PollLoop } from '../../platform/jobs/poll-loop.js';
-import { isoAfter, nowIso } from '../../platform/values/time.js';
-import { ApiError } from '../../platform/http/api-error.js';
-import { isPostgres } from '../../platform/db/sql-dialect.js';
-import { announceNewEvents } from '../../platform/jobs/wake.js';
-import { sendCycleCharges } from '../../flows/cycle-charges.js';
-import { addDays, localDate } from '../../platform/values/local-date.js';
-import type { PaymentProviders } from '../payments/payment-providers.js';
-import { endSubscription, MAX_RETRIES, RETRY_WINDOW_DAYS } from '../../flows/subscription-outcomes.js';
-import type { SubscriptionsTable } from './subscription-object.js';
-import { findCycle, moveCycle, moveSubscription } from './subscriptions-repository.js';
+import type { Database } from '../platform/db/schema.js';
+import { startPeriodic } from '../platform/jobs/periodic.js';
+import type { JobLog, Worker } from '../platform/jobs/worker.js';
+import { ApiError } from '../platform/http/api-error.js';
+import { addDays, localDate } from '../platform/values/local-date.js';
+import type { PaymentProviders } from '../domain/payments/payment-providers.js';
+import type { SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
+import {
+  claimDueSubscriptions,
+  expireUnauthorised,
+  findCycle,
+  moveCycle,
+  moveSubscription,
+} from '../domain/subscriptions/subscriptions-repository.js';
+import type { StoreDay } from '../domain/subscriptions/subscriptions-repository.js';
+import { sendCycleCharges } from './cycle-charges.js';
+import { endSubscription, MAX_RETRIES, RETRY_WINDOW_DAYS } from './subscription-outcomes.js';
 
 /** What one run did, as `storefront subscriptions run-cycles --json` prints it. */
 export interface CycleRunReport {
@@ -36,49 +39,6 @@ export interface RunCyclesOptions {
 
 const BATCH = 200;
 const DEFAULT_LEASE_MS = 5 * 60 * 1000;
-
-/**
- * Leases up to `limit` subscriptions with work due by `asOf` to this scheduler, the way webhook jobs
- * are claimed: `claimed_until` is written in the same statement that picks them, so no other
- * scheduler takes them until it runs out. PostgreSQL: FOR UPDATE SKIP LOCKED hands concurrent
- * schedulers disjoint rows and the outer UPDATE re-checks the lease. SQLite: one UPDATE under the one
- * write lock.
- */
-export async function claimDueSubscriptions(
-  db: Kysely<Database>,
-  day: StoreDay,
-  storeId: string | undefined,
-  limit: number,
-  leaseMs: number,
-): Promise<SubscriptionsTable[]> {
-  const now = nowIso();
-  const due = db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('next_action_date', '<=', day.asOf)
-    .where('status', 'in', ['active', 'past_due'])
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-    .$if(storeId !== undefined, (q) => q.where('store_id', '=', storeId!))
-    .$if(day.timezone !== null, (q) =>
-      q.where('store_id', 'in', db.selectFrom('stores').select('id').where('timezone', '=', day.timezone!)),
-    )
-    .orderBy('next_action_date')
-    .limit(limit)
-    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
-  return db
-    .updateTable('subscriptions')
-    .set({ claimed_until: isoAfter(leaseMs) })
-    .where('id', 'in', due)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-    .returningAll()
-    .execute();
-}
-
-/** A day to play: `asOf` for the stores in `timezone`, or for every store (null). */
-export interface StoreDay {
-  asOf: string;
-  timezone: string | null;
-}
 
 /**
  * The days a run plays: the one given, or today in each time zone stores are in (a handful), so a
@@ -224,54 +184,21 @@ async function retryOrEnd(
   report.canceled.push({ subscription_id: row.id, reason: 'payment_failed' });
 }
 
-/**
- * Pending subscriptions whose first charge expired or was canceled unpaid: never authorised, they
- * become `expired` (a conditional update, so a late confirmed payment and this sweep give one outcome).
- */
-export async function expireUnauthorised(db: Kysely<Database>, storeId?: string): Promise<string[]> {
-  const now = nowIso();
-  const rows = await db
-    .selectFrom('subscriptions')
-    .innerJoin('pix_charges', (join) =>
-      join
-        .onRef('pix_charges.id', '=', 'subscriptions.first_charge_id')
-        .onRef('pix_charges.store_id', '=', 'subscriptions.store_id'),
-    )
-    .selectAll('subscriptions')
-    .where('subscriptions.status', '=', 'pending')
-    .where((eb) =>
-      eb.or([
-        eb('pix_charges.status', 'in', ['expired', 'canceled']),
-        eb.and([eb('pix_charges.status', '=', 'pending'), eb('pix_charges.expires_at', '<=', now)]),
-      ]),
-    )
-    .$if(storeId !== undefined, (q) => q.where('subscriptions.store_id', '=', storeId!))
-    .execute();
-  const expired: string[] = [];
-  for (const row of rows) {
-    if (await moveSubscription(db, row, ['pending'], { status: 'expired', next_check_at: null })) {
-      expired.push(row.id);
-    }
-  }
-  return expired;
-}
-
 /** The worker's scheduler: runs `runCycles` for each store's today every `intervalMs` (default 1 minute). */
 export function startCycleScheduler(deps: {
   db: Kysely<Database>;
   payments: PaymentProviders;
-  log: Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+  log: JobLog;
   intervalMs?: number;
-}): PollLoop {
-  return startPollLoop({
+}): Worker {
+  return startPeriodic({
     name: 'subscription scheduler',
-    pollIntervalMs: deps.intervalMs ?? 60_000,
+    intervalMs: deps.intervalMs ?? 60_000,
     log: deps.log,
-    round: async () => {
+    run: async () => {
       const report = await runCycles(deps.db, deps.payments);
       const did = report.charges_sent.length + report.retries_requested.length + report.canceled.length;
       if (did > 0) {
-        announceNewEvents();
         deps.log.info(
           {
             charges_sent: report.charges_sent.length,
@@ -283,7 +210,6 @@ export function startCycleScheduler(deps: {
         );
       }
       for (const failure of report.failed) deps.log.warn(failure, 'subscription cycle step failed');
-      return false;
     },
   });
 }
