@@ -36,6 +36,13 @@ module.exports = {
       to: { path: layer('channels') },
     },
     {
+      name: 'features-ask-capabilities-not-the-engine',
+      comment: "which engine runs the SQL is platform/db's business; features ask row-locks.ts",
+      severity: 'error',
+      from: { path: SRC, pathNot: layer('platform/db') },
+      to: { path: `${SRC}platform/db/sql-dialect\\.ts$` },
+    },
+    {
       name: 'layers-stay-inside-src',
       comment: 'the server imports nothing from its tests, benches or scripts',
       severity: 'error',

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../../src/platform/config/config.js';
 import { countEmail } from '../../src/platform/metrics/metrics.js';
 import { expireDueCharges } from '../../src/domain/pix/expiry-sweeper.js';
 import { isoAfter } from '../../src/platform/values/time.js';
-import { jobRow } from '../../src/domain/webhooks/delivery/jobs.js';
+import { jobRow } from '../../src/domain/webhooks/delivery-jobs.js';
 import { createShop, placeOrder } from '../pages/page-support.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import {

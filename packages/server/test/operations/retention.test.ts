@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../src/platform/db/migrations/migrate.js';
 import { pruneOldRows, startRetention } from '../../src/flows/retention.js';
 import { prefixedId } from '../../src/platform/values/ids.js';
 import { createStore } from '../../src/flows/create-store.js';
-import { jobRow } from '../../src/domain/webhooks/delivery/jobs.js';
+import { jobRow } from '../../src/domain/webhooks/delivery-jobs.js';
 import type { TestApi } from '../support/test-api.js';
 import { describeEachDatabase } from '../support/test-api.js';
 

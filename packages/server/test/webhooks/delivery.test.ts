@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { recordEvent } from '../../src/platform/outbox/outbox.js';
-import { jobRow } from '../../src/domain/webhooks/delivery/jobs.js';
+import { jobRow } from '../../src/domain/webhooks/delivery-jobs.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import {

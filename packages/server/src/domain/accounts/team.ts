@@ -3,7 +3,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
-import { isPostgres } from '../../platform/db/sql-dialect.js';
+import { lockedRows } from '../../platform/db/row-locks.js';
 import { insertInvite } from './invites.js';
 import type { Role } from './roles.js';
 import { emailKey, isEmail } from './users.js';
@@ -156,12 +156,7 @@ async function memberByEmail(trx: Kysely<Database>, storeId: string, email: stri
  * refused, and the store never ends with no owner.
  */
 async function lockStoreRow(trx: Kysely<Database>, storeId: string): Promise<void> {
-  await trx
-    .selectFrom('stores')
-    .select('id')
-    .where('id', '=', storeId)
-    .$if(isPostgres(trx), (q) => q.forUpdate())
-    .execute();
+  await trx.selectFrom('stores').select('id').where('id', '=', storeId).$call(lockedRows(trx)).execute();
 }
 
 /** Refuses a change that would take the store's only owner away (after `lockStoreRow`). */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
-import { isPostgres } from '../../platform/db/sql-dialect.js';
+import { claimableRows } from '../../platform/db/row-locks.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
 import type {
   SubscriptionCyclesTable,
@@ -172,7 +172,7 @@ export async function claimDueSubscriptions(
     )
     .orderBy('next_action_date')
     .limit(limit)
-    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
+    .$call(claimableRows(db));
   return db
     .updateTable('subscriptions')
     .set({ claimed_until: isoAfter(leaseMs) })

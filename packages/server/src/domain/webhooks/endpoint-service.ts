@@ -8,7 +8,7 @@ import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { DELIVERY_ID_PREFIX } from './delivery-object.js';
 import type { WebhookDeliveriesTable } from './delivery-object.js';
-import { enqueueNow } from './delivery/jobs.js';
+import { enqueueNow } from './delivery-jobs.js';
 import { toWebhookEndpoint } from './endpoint-object.js';
 import type { EndpointStatus, WebhookEndpointsTable } from './endpoint-object.js';
 import { MAX_ENDPOINTS_PER_STORE, countStoreEndpoints, insertEndpoint } from './endpoints-repository.js';

@@ -3,7 +3,7 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventType } from '../../platform/outbox/event-types.js';
 import { nowIso } from '../../platform/values/time.js';
 import type { EndpointStatus, WebhookEndpointsTable } from './endpoint-object.js';
-import { isPostgres } from '../../platform/db/sql-dialect.js';
+import { locksRows } from '../../platform/db/row-locks.js';
 
 /** Endpoints are seen through the store and the mode of the calling key. */
 export interface EndpointScope {
@@ -54,7 +54,7 @@ export function listEndpointsQuery(db: Kysely<Database>, scope: EndpointScope) {
  * is locked first so two concurrent creations cannot both see 9 and make 11.
  */
 export async function countStoreEndpoints(trx: Kysely<Database>, storeId: string): Promise<number> {
-  if (isPostgres(trx)) {
+  if (locksRows(trx)) {
     await trx.selectFrom('stores').select('id').where('id', '=', storeId).forUpdate().execute();
   }
   const { count } = await trx

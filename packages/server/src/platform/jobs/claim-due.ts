@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { isPostgres } from '../db/sql-dialect.js';
+import { claimableRows } from '../db/row-locks.js';
 import { prefixedId } from '../values/ids.js';
 import { isoAfter, nowIso } from '../values/time.js';
 
@@ -40,10 +40,7 @@ export async function claimDue<Row>(
   const now = nowIso();
   const due = db.selectFrom(table).select(key).where(dueAt, '<=', now);
   if (!(await due.limit(1).executeTakeFirst())) return [];
-  const batch = due
-    .orderBy(dueAt)
-    .limit(limit)
-    .$if(isPostgres(database), (q) => q.forUpdate().skipLocked());
+  const batch = due.orderBy(dueAt).limit(limit).$call(claimableRows(database));
   const rows = await db
     .updateTable(table)
     .set({ [dueAt]: isoAfter(leaseMs), ...(token !== null && { [token]: prefixedId('lease') }) })

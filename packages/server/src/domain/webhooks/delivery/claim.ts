@@ -3,7 +3,7 @@ import type { Database } from '../../../platform/db/schema.js';
 import { claimDue } from '../../../platform/jobs/claim-due.js';
 import type { DueQueue } from '../../../platform/jobs/claim-due.js';
 import type { WebhookEndpointsTable } from '../endpoint-object.js';
-import type { WebhookJobsTable } from './jobs.js';
+import type { WebhookJobsTable } from '../delivery-jobs.js';
 
 export interface ClaimedJob {
   job: WebhookJobsTable;

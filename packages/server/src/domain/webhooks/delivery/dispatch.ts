@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { nowIso } from '../../../platform/values/time.js';
 import { subscribedEvents } from '../endpoint-object.js';
-import { isPostgres } from '../../../platform/db/sql-dialect.js';
-import { jobRow } from './jobs.js';
+import { claimableRows } from '../../../platform/db/row-locks.js';
+import { jobRow } from '../delivery-jobs.js';
 
 declare module '../../../platform/outbox/outbox.js' {
   interface EventsTable {
@@ -26,14 +26,13 @@ declare module '../../../platform/outbox/outbox.js' {
 export async function dispatchEvents(db: Kysely<Database>, batchSize: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
-    const postgres = isPostgres(trx);
     const pending = trx
       .selectFrom('events')
       .select('id')
       .where('dispatched_at', 'is', null)
       .orderBy('created_at')
       .limit(batchSize)
-      .$if(postgres, (q) => q.forUpdate().skipLocked());
+      .$call(claimableRows(trx));
     const events = await trx
       .updateTable('events')
       .set({ dispatched_at: now })

@@ -5,7 +5,7 @@ import { isoAfter } from '../../../platform/values/time.js';
 import { DELIVERY_ID_PREFIX, HISTORY_LIMIT } from '../delivery-object.js';
 import type { WebhookDeliveriesTable } from '../delivery-object.js';
 import { retryAt } from '../../../platform/jobs/retry-schedule.js';
-import type { WebhookJobsTable } from './jobs.js';
+import type { WebhookJobsTable } from '../delivery-jobs.js';
 
 /** An endpoint whose every attempt has failed for this long is moved to `disabled`. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;

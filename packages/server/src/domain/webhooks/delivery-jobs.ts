@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../platform/db/schema.js';
-import { prefixedId } from '../../../platform/values/ids.js';
-import { nowIso } from '../../../platform/values/time.js';
-import { wakeOnCommit } from '../../../platform/jobs/wake.js';
-import { OUTBOX_WAKE } from '../../../platform/outbox/outbox.js';
+import type { Database } from '../../platform/db/schema.js';
+import { prefixedId } from '../../platform/values/ids.js';
+import { nowIso } from '../../platform/values/time.js';
+import { wakeOnCommit } from '../../platform/jobs/wake.js';
+import { OUTBOX_WAKE } from '../../platform/outbox/outbox.js';
 
 /**
  * The delivery queue: one row per (endpoint, event) that still has an attempt to make. A job is
@@ -25,7 +25,7 @@ export interface WebhookJobsTable {
   created_at: string;
 }
 
-declare module '../../../platform/db/schema.js' {
+declare module '../../platform/db/schema.js' {
   interface Tables {
     webhook_jobs: WebhookJobsTable;
   }
