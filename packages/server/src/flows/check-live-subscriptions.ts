@@ -7,7 +7,8 @@ import { ApiError } from '../platform/http/api-error.js';
 import { claimDue } from '../platform/jobs/claim-due.js';
 import type { DueQueue } from '../platform/jobs/claim-due.js';
 import { nextAuthorisationCheckAt, nextCycleCheckAt } from '../domain/pix/live/reconcile-schedule.js';
-import type { DueCheck, ReconcilerLog } from './reconcile-live-pix.js';
+import type { DueCheck } from './reconcile-live-pix.js';
+import type { JobLog } from '../platform/jobs/worker.js';
 import { storeToday } from '../domain/kernel/store-timezone.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import type {
@@ -78,7 +79,7 @@ export function recurringChecks(
   db: Kysely<Database>,
   payments: PaymentProviders,
   mail: Pick<Config, 'smtp'>,
-  log: ReconcilerLog,
+  log: JobLog,
 ): DueCheck[] {
   const failed = (context: object, err: unknown) =>
     err instanceof ApiError

@@ -14,8 +14,6 @@ import type { PixChargesTable } from '../domain/pix/pix-charge-object.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { RECONCILE_WAKE, nextCheckAt, nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 
-export type ReconcilerLog = JobLog;
-
 /**
  * One more kind of row the reconciler asks a PSP about (the subscriptions module adds Pix Automático's
  * authorisations, `GET /rec`, and cycle charges, `GET /cobr`): claimed in batches like charges, each
@@ -32,7 +30,7 @@ export interface ReconcilerOptions {
   db: Kysely<Database>;
   /** Whose `livePix` answers for each store's PSP. */
   payments: PaymentProviders;
-  log: ReconcilerLog;
+  log: JobLog;
   /** STOREFRONT_PIX_RECONCILE_SCHEDULE. */
   scheduleMs: readonly number[];
   /** A claimed check is someone else's again after this long (a crashed reconciler's work resumes). */
@@ -177,7 +175,7 @@ export function startConfiguredReconciler(
   db: Kysely<Database>,
   payments: PaymentProviders,
   config: Pick<Config, 'pixReconcileScheduleMs' | 'pspRequestTimeoutMs' | 'smtp'>,
-  log: ReconcilerLog,
+  log: JobLog,
   checks: readonly DueCheck[] = [],
 ): Reconciler {
   return startPixReconciler({
