@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { reusedInsert, reusedQuery } from '../../platform/db/reused-query.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -30,6 +31,34 @@ export async function productsBy(
     .where('store_id', '=', storeId)
     .where(key, 'in', values)
     .execute();
+}
+
+/**
+ * The store's active products (all of them, or only these ids) counted by the checkout they name:
+ * `one_time` can show a coupon field, `recurring` never does (a subscription takes no coupon).
+ */
+export async function activeProductsByCheckout(
+  db: Kysely<Database>,
+  storeId: string,
+  ids: string[],
+): Promise<{ checkout_id: string | null; one_time: number; recurring: number }[]> {
+  let query = db
+    .selectFrom('products')
+    .select([
+      'checkout_id',
+      sql<number>`sum(case when recorrencia is null then 1 else 0 end)`.as('one_time'),
+      sql<number>`sum(case when recorrencia is null then 0 else 1 end)`.as('recurring'),
+    ])
+    .where('store_id', '=', storeId)
+    .where('ativo', '=', 1)
+    .groupBy('checkout_id');
+  if (ids.length > 0) query = query.where('id', 'in', ids);
+  // PostgreSQL's sum is a bigint, read as a string.
+  return (await query.execute()).map((row) => ({
+    checkout_id: row.checkout_id,
+    one_time: Number(row.one_time),
+    recurring: Number(row.recurring),
+  }));
 }
 
 export interface ProductFilters {

@@ -5,7 +5,6 @@ import type { CheckoutsTable } from '../../../domain/checkouts/checkout-object.j
 import { changeCheckout, settingsOf, unarchiveCheckout } from '../../../domain/checkouts/checkout-service.js';
 import { archiveCheckout } from '../../../flows/archive-checkout.js';
 import { createCheckout } from '../../../flows/create-checkout.js';
-import type { WriteContext } from '../../../domain/kernel/write-context.js';
 import {
   findCheckout,
   findDefaultCheckout,
@@ -20,6 +19,7 @@ import { sendProductPage } from '../../purchase-page/product-page-html.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { auditRequest } from '../shell/audit-request.js';
+import { storeWriteContext } from '../shell/store-write-context.js';
 import { DASHBOARD_PREFIX, DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { listQuery, readListPage } from '../views/listing.js';
@@ -79,13 +79,6 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
     const row = isUuid(id) ? await findCheckout(executor, member(request).storeId, id) : undefined;
     if (!row) throw new DashboardError(404, 'Checkout não encontrado.');
     return row;
-  }
-
-  /** The store a change is made in, and the mode its events carry: the store's checkout mode. */
-  async function writeContext(request: FastifyRequest): Promise<WriteContext> {
-    const { storeId } = member(request);
-    const store = await findStore(db, storeId);
-    return { storeId, livemode: store?.checkout_mode === 'live' };
   }
 
   async function showEditor(
@@ -148,7 +141,7 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
     const { problems, name, settings } = checkDraft(draft, settingsOf(base));
     if (Object.keys(problems).length > 0)
       return showEditor(request, reply, { checkout: null, draft, problems }, 400);
-    const ctx = await writeContext(request);
+    const ctx = await storeWriteContext(db, request);
     const created = await db.transaction().execute(async (trx) => {
       const object = await createCheckout(trx, ctx, { name, settings_json: settings });
       await auditRequest(trx, request, 'checkout_created', name);
@@ -179,7 +172,7 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
       const { problems, name, settings } = checkDraft(draft, settingsOf(checkout));
       if (Object.keys(problems).length > 0)
         return showEditor(request, reply, { checkout, draft, problems }, 400);
-      const ctx = await writeContext(request);
+      const ctx = await storeWriteContext(db, request);
       await db.transaction().execute(async (trx) => {
         const row = await checkoutOf(request, checkout.id, trx);
         const before = settingsOf(row);
@@ -203,7 +196,7 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
       `/checkouts/:id/${step.path}`,
       guard('editor', { params: IdParams, body: CsrfBody }),
       async (request, reply) => {
-        const ctx = await writeContext(request);
+        const ctx = await storeWriteContext(db, request);
         await db.transaction().execute(async (trx) => {
           const row = await checkoutOf(request, request.params.id, trx);
           const wasArchived = row.archived === 1;

@@ -6,6 +6,11 @@ import { archiveCoupon, createCoupon, editCoupon } from '../../../domain/coupons
 import { findCoupon, listCouponsQuery } from '../../../domain/coupons/coupons-repository.js';
 import { productsBy } from '../../../domain/catalogue/products-repository.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
+import { changeCheckout, settingsOf } from '../../../domain/checkouts/checkout-service.js';
+import { findCheckout } from '../../../domain/checkouts/checkouts-repository.js';
+import { readCouponReach } from '../../../flows/read-coupon-reach.js';
+import { isUuid } from '../../../platform/values/ids.js';
+import { storeWriteContext } from '../shell/store-write-context.js';
 import { auditRequest } from '../shell/audit-request.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
@@ -22,6 +27,7 @@ const NOTICES = {
   salvo: 'Cupom salvo.',
   arquivado: 'Cupom arquivado: a página de compra passa a recusá-lo.',
   reativado: 'Cupom reativado.',
+  campo: 'O checkout passou a mostrar o campo de cupom.',
 } as const;
 type NoticeKey = keyof typeof NOTICES;
 
@@ -30,8 +36,14 @@ const ListQuery = Type.Object({ antes: Type.Optional(Type.String({ maxLength: 10
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NoticeQuery = Type.Object(NoticeParam);
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
+const ShowFieldBody = Type.Object({
+  _csrf: Type.Optional(Type.String()),
+  checkout_id: Type.String({ maxLength: 100 }),
+  cupom: Type.Optional(Type.String({ maxLength: 100 })),
+});
 
-const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
+const noticeOf = (key: string | undefined) =>
+  key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null;
 const refusal = (error: unknown, values: CouponValues) =>
   refusedForm(error, values, COUPON_FIELD_ERRORS, 'code');
 
@@ -88,6 +100,7 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
       body: (
         <CouponPage
           coupon={row}
+          reach={await readCouponReach(db, session.storeId, coupon.product_ids)}
           productNames={products.map((product) => `${product.nome} (${product.codigo})`)}
           canEdit={roleAllows(session.role, 'editor')}
           notice={extra.notice ?? null}
@@ -119,12 +132,30 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
       body: (
         <CouponsList
           rows={rows}
+          reach={await readCouponReach(db, session.storeId, [])}
           next={next}
           canEdit={roleAllows(session.role, 'editor')}
           notice={noticeOf(request.query.aviso)}
         />
       ),
     });
+  });
+
+  // Turns the coupon field on in a checkout, through the checkout service as the editor of
+  // Checkouts would (`checkout.updated`, audited in the same transaction), and comes back.
+  app.post('/cupons/mostrar-campo', guard('editor', { body: ShowFieldBody }), async (request, reply) => {
+    const { storeId } = member(request);
+    const { checkout_id, cupom } = request.body;
+    const ctx = await storeWriteContext(db, request);
+    await db.transaction().execute(async (trx) => {
+      const row = isUuid(checkout_id) ? await findCheckout(trx, storeId, checkout_id) : undefined;
+      if (!row || row.archived === 1) throw new DashboardError(404, 'Checkout não encontrado.');
+      if (settingsOf(row).checkout_cupom_enabled) return;
+      await changeCheckout(trx, ctx, row, { settings_json: { checkout_cupom_enabled: true } });
+      await auditRequest(trx, request, 'checkout_updated', `${row.name}; checkout_cupom_enabled`);
+    });
+    const back = cupom && COUPON_ID_PATTERN.test(cupom) ? `${PATH}/${cupom}` : PATH;
+    return reply.redirect(`${back}?aviso=campo#campo-de-cupom`, 303);
   });
 
   app.get('/cupons/novo', guard('editor'), async (request, reply) =>

@@ -7,7 +7,9 @@ import { ArchiveButton, Field, Notice, PostForm, RefusedNotice, TextAreaField } 
 import { formatCount, formatDate } from '../views/format.js';
 import { ListTable, NewItemLink, OlderPage } from '../views/listing.js';
 import { PageContextValue } from '../views/page-context.js';
+import type { CouponReach } from '../../../flows/read-coupon-reach.js';
 import type { CouponValues } from './coupon-form.js';
+import { CouponReachPanel } from './coupon-reach-view.js';
 
 export const PATH = '/dashboard/cupons';
 
@@ -28,6 +30,7 @@ function Validity(props: { row: CouponsTable }) {
 
 export function CouponsList(props: {
   rows: CouponsTable[];
+  reach: CouponReach;
   next: string | null;
   canEdit: boolean;
   notice: string | null;
@@ -56,6 +59,7 @@ export function CouponsList(props: {
         </ListTable>
       )}
       <OlderPage action={PATH} status={undefined} next={props.next} />
+      <CouponReachPanel reach={props.reach} canEdit={props.canEdit} coupon={null} />
     </>
   );
 }
@@ -137,6 +141,7 @@ export function NewCouponForm(props: { state: CouponFormState }) {
 
 export function CouponPage(props: {
   coupon: CouponsTable;
+  reach: CouponReach;
   productNames: string[];
   canEdit: boolean;
   notice: string | null;
@@ -151,6 +156,7 @@ export function CouponPage(props: {
         <a href={PATH}>Voltar para Cupons</a>
       </p>
       {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
+      {active ? <CouponReachPanel reach={props.reach} canEdit={props.canEdit} coupon={coupon.id} /> : null}
       <dl class="facts">
         <dt>Desconto</dt>
         <dd>{discountOf(coupon)}</dd>

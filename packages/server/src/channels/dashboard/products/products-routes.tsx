@@ -8,6 +8,7 @@ import { archiveProduct, createProduct, editProduct } from '../../../domain/cata
 import { findProduct, listProductsQuery } from '../../../domain/catalogue/products-repository.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { auditRequest } from '../shell/audit-request.js';
+import { storeWriteContext } from '../shell/store-write-context.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
@@ -51,13 +52,6 @@ const EMPTY_FORM: ProductFormState = { values: {}, errors: {} };
  */
 export const productsScreen = defineScreen('products', async (app, services) => {
   const { db, config } = app;
-
-  /** Who writes: the store, and the mode it charges in (the mode of the `product.*` events it emits). */
-  const writer = async (request: FastifyRequest) => {
-    const { storeId } = member(request);
-    const store = await findStore(db, storeId);
-    return { storeId, livemode: store?.checkout_mode === 'live' };
-  };
 
   const record = (request: FastifyRequest, action: AuditAction, product: Product, detail = '') =>
     auditRequest(db, request, action, `${product.nome} (${product.codigo})${detail}`);
@@ -159,7 +153,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     let product: Product;
     try {
       const body = await creationBody(db, member(request).storeId, request.body);
-      product = await createProduct(db, await writer(request), body);
+      product = await createProduct(db, await storeWriteContext(db, request), body);
     } catch (error) {
       return showForm(request, reply, refusal(error, values), 400);
     }
@@ -185,7 +179,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
       let product: Product;
       try {
         const body = await changeBody(db, row.store_id, request.body);
-        product = await editProduct(db, await writer(request), row.id, body);
+        product = await editProduct(db, await storeWriteContext(db, request), row.id, body);
       } catch (error) {
         return showProduct(request, reply, row, { state: refusal(error, values) }, 400);
       }
@@ -200,7 +194,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await productOr404(request, request.params.id);
-      const product = await archiveProduct(db, await writer(request), row.id);
+      const product = await archiveProduct(db, await storeWriteContext(db, request), row.id);
       if (row.ativo === 1) await record(request, 'product_archived', product);
       return reply.redirect(`${PATH}/${row.id}?aviso=arquivado`, 303);
     },
@@ -211,7 +205,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await productOr404(request, request.params.id);
-      const product = await editProduct(db, await writer(request), row.id, { ativo: true });
+      const product = await editProduct(db, await storeWriteContext(db, request), row.id, { ativo: true });
       if (row.ativo === 0) await record(request, 'product_reactivated', product);
       return reply.redirect(`${PATH}/${row.id}?aviso=reativado`, 303);
     },
