@@ -32,6 +32,8 @@ export default async function setup(): Promise<() => void> {
     const left = killLeftBehind(children);
     rmSync(children, { recursive: true, force: true });
     if (left.length > 0) {
+      // Vitest only prints an error thrown here: the exit code is what fails a CI run.
+      process.exitCode = 1;
       throw new Error(`tests left ${left.length} process(es) running (now killed):\n${left.join('\n')}`);
     }
   };
