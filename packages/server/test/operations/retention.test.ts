@@ -160,7 +160,6 @@ describeEachDatabase('retention', (api) => {
   });
 });
 
-
 describe('retention settings and `storefront prune`', () => {
   const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-prune-')), 'db.sqlite')}`;
 
@@ -219,9 +218,7 @@ describe('retention settings and `storefront prune`', () => {
         subscription_creations: 0,
       },
     });
-    const cut = JSON.parse(
-      (await runCli(env, 'prune', '--older-than', '9', '--json')).stdout,
-    );
+    const cut = JSON.parse((await runCli(env, 'prune', '--older-than', '9', '--json')).stdout);
     expect(cut).toEqual({
       older_than_days: 9,
       pruned: {

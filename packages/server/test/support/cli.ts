@@ -53,9 +53,11 @@ async function runInProcess(env: Record<string, string>, args: string[]): Promis
   const out = { stdout: '', stderr: '' };
   let exitCode: number | null = null;
   // After an exit, the real process would be gone: nothing more it writes counts.
-  const writer = (stream: keyof typeof out) => (...values: unknown[]) => {
-    if (exitCode === null) out[stream] += `${format(...values)}\n`;
-  };
+  const writer =
+    (stream: keyof typeof out) =>
+    (...values: unknown[]) => {
+      if (exitCode === null) out[stream] += `${format(...values)}\n`;
+    };
   const streamWriter = (stream: keyof typeof out) => (chunk: string | Uint8Array) => {
     if (exitCode === null) out[stream] += chunk.toString();
     return true;
