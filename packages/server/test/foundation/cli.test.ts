@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
 import { spawnChild } from '../support/children.js';
+import { scaled } from '../support/time-scale.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
@@ -116,7 +117,7 @@ describe('storefront CLI (on SQLite)', () => {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     const key = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no key printed: ${out}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no key printed: ${out}`)), scaled(20_000));
       child.stdout.on('data', () => {
         const match = /sk_test_[0-9A-Za-z]{40}/.exec(out);
         const listening = /listening at (http:\/\/[^"\s]+)/.exec(out);
@@ -216,5 +217,5 @@ describe('npm start', () => {
       if (!answered) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 30_000);
+  });
 });
