@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { DEMO_STORE_NAME } from '../../src/flows/demo-store.js';
+import { spawnChild } from '../support/children.js';
+import { scaled } from '../support/time-scale.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
@@ -111,11 +113,11 @@ describe('storefront CLI (on SQLite)', () => {
       DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-serve-')), 'serve.sqlite')}`,
       PORT: '0',
     };
-    const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...fresh } });
+    const child = spawnChild(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...fresh } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     const key = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no key printed: ${out}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no key printed: ${out}`)), scaled(20_000));
       child.stdout.on('data', () => {
         const match = /sk_test_[0-9A-Za-z]{40}/.exec(out);
         const listening = /listening at (http:\/\/[^"\s]+)/.exec(out);
@@ -190,7 +192,7 @@ describe('npm start', () => {
       PORT: '0',
     };
     // --ignore-scripts skips the prestart build (this suite runs on the built output already).
-    const npm = spawn('npm', ['start', '--silent', '--ignore-scripts'], { cwd: ROOT, env });
+    const npm = spawnChild('npm', ['start', '--silent', '--ignore-scripts'], { cwd: ROOT, env });
     let out = '';
     npm.stdout.on('data', (chunk) => (out += chunk));
     npm.stderr.on('data', (chunk) => (out += chunk));
@@ -215,5 +217,5 @@ describe('npm start', () => {
       if (!answered) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 30_000);
+  });
 });

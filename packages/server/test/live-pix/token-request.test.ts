@@ -8,6 +8,7 @@ import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp, FakeTokenEndpoint } from '../support/fake-psp.js';
 import { describeEachDatabase, TEST_SECRET } from '../support/test-api.js';
 import { testPki } from '../support/test-pki.js';
+import { scaled } from '../support/time-scale.js';
 import { CHAVE } from './live-harness.js';
 
 /**
@@ -15,8 +16,8 @@ import { CHAVE } from './live-harness.js';
  * that requires it and refuses the standard Basic + form request. Options are given to the real
  * CLI, and `pix-provider check` gets a token and lists charges through the transport.
  */
-/** Each test runs the CLI several times, a fresh Node process each, on a machine that may be busy. */
-const CLI_TIMEOUT = 120_000;
+/** Each test runs the CLI several times and the PSP's mTLS handshakes, on a machine that may be busy. */
+const CLI_TIMEOUT = scaled(60_000);
 
 const RECIPES: {
   psp: string;

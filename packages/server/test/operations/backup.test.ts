@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config/config.js';
 import { startService } from '../../src/channels/server/service.js';
 import type { RunningService } from '../../src/channels/server/service.js';
-
-const run = promisify(execFile);
-const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
+import { runCli, spawnCli } from '../support/cli.js';
 
 /** Tables compared row for row between the live database and its copy. */
 const TABLES = ['stores', 'api_keys', 'checkouts', 'products', 'events'] as const;
@@ -45,10 +41,9 @@ describe('storefront backup (SQLite, while serving)', () => {
     services.push(service);
     return service;
   };
-  const cli = (...args: string[]) =>
-    run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${databasePath}` },
-    });
+  const cli = (...args: string[]) => runCli({ DATABASE_URL: `sqlite:${databasePath}` }, ...args);
+  // The live copy is taken by another process, as an operator's cron would run it.
+  const cliProcess = (...args: string[]) => spawnCli({ DATABASE_URL: `sqlite:${databasePath}` }, ...args);
 
   it('copies a database taking writes over HTTP, and the copy restores into a working service with every row', async () => {
     const live = await serve(databasePath);
@@ -73,7 +68,7 @@ describe('storefront backup (SQLite, while serving)', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const beforeBackup = [...acknowledged];
-    const backup = JSON.parse((await cli('backup', backupFile, '--json')).stdout);
+    const backup = JSON.parse((await cliProcess('backup', backupFile, '--json')).stdout);
     const duringBackup = acknowledged.length - beforeBackup.length;
     writing = false;
     await Promise.all(writers);
@@ -137,24 +132,27 @@ describe('storefront backup (SQLite, while serving)', () => {
   });
 
   it('refuses to overwrite a file, and a database that does not exist', async () => {
-    const refused = await cli('backup', backupFile).catch((error: { code: number; stderr: string }) => error);
+    const refused = await cli('backup', backupFile);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) });
-    const missing = await run(process.execPath, [BIN, 'backup', join(dir, 'other.sqlite')], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'nowhere', 'db.sqlite')}` },
-    }).catch((error: { code: number; stderr: string }) => error);
+    const missing = await runCli(
+      { DATABASE_URL: `sqlite:${join(dir, 'nowhere', 'db.sqlite')}` },
+      'backup',
+      join(dir, 'other.sqlite'),
+    );
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/no database at/) });
   });
 
   it('on PostgreSQL prints the pg_dump advice and exits non-zero', async () => {
-    const refused = await run(process.execPath, [BIN, 'backup', join(dir, 'pg.sqlite')], {
-      env: {
-        ...process.env,
+    const refused = await runCli(
+      {
         DATABASE_URL: 'postgres://storefront@127.0.0.1:5432/storefront',
         STOREFRONT_SECRET: 'a-secret-of-at-least-32-characters-long',
       },
-    }).catch((error: { code: number; stderr: string }) => error);
+      'backup',
+      join(dir, 'pg.sqlite'),
+    );
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/pg_dump --format=custom/) });
-    expect((refused as { stderr: string }).stderr).toMatch(/pg_restore/);
+    expect(refused.stderr).toMatch(/pg_restore/);
     expect(existsSync(join(dir, 'pg.sqlite'))).toBe(false);
   });
 });

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/platform/config/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
@@ -11,6 +9,7 @@ import { pruneOldRows, startRetention } from '../../src/flows/retention.js';
 import { prefixedId } from '../../src/platform/values/ids.js';
 import { createStore } from '../../src/flows/create-store.js';
 import { jobRow } from '../../src/domain/webhooks/delivery-jobs.js';
+import { runCli } from '../support/cli.js';
 import type { TestApi } from '../support/test-api.js';
 import { describeEachDatabase } from '../support/test-api.js';
 
@@ -161,9 +160,6 @@ describeEachDatabase('retention', (api) => {
   });
 });
 
-const run = promisify(execFile);
-const BIN = new URL('../../bin/storefront.js', import.meta.url).pathname;
-
 describe('retention settings and `storefront prune`', () => {
   const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-prune-')), 'db.sqlite')}`;
 
@@ -209,9 +205,9 @@ describe('retention settings and `storefront prune`', () => {
       })
       .execute();
     await db.close();
-    const env = { ...process.env, DATABASE_URL: url };
+    const env = { DATABASE_URL: url };
 
-    const keep = JSON.parse((await run(process.execPath, [BIN, 'prune', '--json'], { env })).stdout);
+    const keep = JSON.parse((await runCli(env, 'prune', '--json')).stdout);
     expect(keep).toEqual({
       older_than_days: 30,
       pruned: {
@@ -222,9 +218,7 @@ describe('retention settings and `storefront prune`', () => {
         subscription_creations: 0,
       },
     });
-    const cut = JSON.parse(
-      (await run(process.execPath, [BIN, 'prune', '--older-than', '9', '--json'], { env })).stdout,
-    );
+    const cut = JSON.parse((await runCli(env, 'prune', '--older-than', '9', '--json')).stdout);
     expect(cut).toEqual({
       older_than_days: 9,
       pruned: {
@@ -236,10 +230,8 @@ describe('retention settings and `storefront prune`', () => {
       },
     });
 
-    const refused = await run(process.execPath, [BIN, 'prune', '--older-than', 'soon'], { env }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const refused = await runCli(env, 'prune', '--older-than', 'soon');
     expect(refused).toMatchObject({ code: 1 });
-    expect((refused as { stderr: string }).stderr).toMatch(/--older-than must be a whole number of days/);
+    expect(refused.stderr).toMatch(/--older-than must be a whole number of days/);
   });
 });

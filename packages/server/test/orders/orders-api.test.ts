@@ -253,7 +253,7 @@ describeEachDatabase('orders as an API resource', (api) => {
     } finally {
       await duties.stop();
     }
-  }, 30_000);
+  });
 
   it('an abandoned order paid through a renewed Pix is paid and recovered, and so is its sale', async () => {
     const { token, id } = await place();

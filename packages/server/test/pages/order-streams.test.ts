@@ -238,7 +238,7 @@ describeEachDatabase(
       // stream or forty. A read per stream would be forty times that.
       expect(one).toBeGreaterThanOrEqual(2);
       expect(forty).toBeLessThanOrEqual(one + 3);
-    }, 30_000);
+    });
   },
   {
     config: {

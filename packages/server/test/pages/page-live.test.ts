@@ -94,13 +94,14 @@ describeEachDatabase(
 
     it.each([
       {
-        cause: 'the PSP host does not resolve (ENOTFOUND)',
+        // ENOTFOUND, or EAI_AGAIN where the machine has no DNS answer at all.
+        cause: 'the PSP host does not resolve (ENOTFOUND or EAI_AGAIN)',
         setUp: (storeId: string) =>
           reconfigure(storeId, {
             baseUrl: 'https://psp.invalid/v2',
             tokenUrl: 'https://psp.invalid/oauth/token',
           }),
-        logged: /ENOTFOUND/,
+        logged: /ENOTFOUND|EAI_AGAIN/,
       },
       {
         cause: "the PSP's certificate is not trusted (TLS)",

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
+import { scaled } from '../support/time-scale.js';
 
 export interface StreamEvent {
   event: string;
@@ -66,7 +67,7 @@ export function openStream(baseUrl: string, token: string, localAddress = '127.0
           events,
           text: () => all,
           ended,
-          next(match, timeoutMs = 10_000) {
+          next(match, timeoutMs = scaled(10_000)) {
             return new Promise((found, fail) => {
               const check = () => {
                 const event = events.find(match);

@@ -146,5 +146,5 @@ describeWhen(POSTGRES_URL, NO_POSTGRES, 'PostgreSQL connection reset (serve and 
       expect((await callApi(url, 'GET', '/products', { key })).status).toBe(200);
     }
     expect(serve.alive && worker.alive).toBe(true);
-  }, 30_000);
+  });
 });

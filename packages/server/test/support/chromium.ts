@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { scaled } from './time-scale.js';
 
 /** Debian's Chromium, driven headless by playwright-core (no browser download). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -25,6 +26,7 @@ export function failWithoutRequiredChromium(): void {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
+    timeout: scaled(30_000),
     args: [
       '--headless',
       '--no-sandbox',
@@ -93,6 +95,8 @@ export async function watchPage(
   answer?: (url: URL) => { status: number; contentType: string; body: Buffer } | null,
 ): Promise<PageWatch> {
   const watch: PageWatch = { foreign: [], problems: [] };
+  // Playwright's own waits (clicks, navigations) stretch like the test timeouts on a busy machine.
+  page.setDefaultTimeout(scaled(30_000));
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.origin === origin || url.protocol === 'data:') return route.continue();

@@ -3,6 +3,7 @@ import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import selfsigned from 'selfsigned';
+import { scaled } from './time-scale.js';
 
 /**
  * A real HTTPS webhook receiver for tests: self-signed certificate, records every request, answers
@@ -179,7 +180,7 @@ export async function startHttpsReceiver(opts: ReceiverOptions = {}): Promise<Ht
     respondWith(...responses) {
       queue.push(...responses);
     },
-    waitForRequests(count, timeoutMs = 10_000) {
+    waitForRequests(count, timeoutMs = scaled(10_000)) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (requests.length < count) return;

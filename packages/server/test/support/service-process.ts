@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { killGroup, spawnChild } from './children.js';
 import { TEST_SECRET } from './test-api.js';
+import { scaled } from './time-scale.js';
 
 const BIN = fileURLToPath(new URL('../../bin/storefront.js', import.meta.url));
 
@@ -25,7 +26,7 @@ export class ServiceProcess {
     readonly appName: string,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, [BIN, command], {
+    this.child = spawnChild(process.execPath, [BIN, command], {
       env: {
         PATH: process.env.PATH,
         STOREFRONT_SECRET: TEST_SECRET,
@@ -56,7 +57,7 @@ export class ServiceProcess {
   }
 
   /** Resolves with the first match of `pattern` in the output; rejects if the process exits first. */
-  waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
+  waitFor(pattern: RegExp, timeoutMs = scaled(30_000)): Promise<RegExpExecArray> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const match = pattern.exec(this.output);
@@ -94,15 +95,17 @@ export class ServiceProcess {
       .filter((entry) => entry.msg === message);
   }
 
+  /** Signals the process (SIGKILL: its whole process group) and waits for its exit. */
   async kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (this.exit) return;
-    this.child.kill(signal);
+    if (signal === 'SIGKILL') killGroup(this.child.pid!);
+    else this.child.kill(signal);
     await this.exited;
   }
 }
 
 /** Generous: on a busy 2-core machine a start has taken close to 20 s. */
-const START_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = scaled(60_000);
 
 /** What `serve` prints once started: listening, migrated, and the Demo store made on an empty database. */
 const STARTED = /Storefront API at (http:\/\/[\d.:]+)\/api\/public\/v1/;
@@ -153,7 +156,7 @@ export async function callApi(
     method,
     headers,
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    signal: AbortSignal.timeout(options.timeoutMs ?? scaled(30_000)),
   });
   const text = await response.text();
   let body: unknown = null;

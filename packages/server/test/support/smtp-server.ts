@@ -5,6 +5,7 @@ import type { SMTPServerError } from 'smtp-server';
 import { loadConfig } from '../../src/platform/config/config.js';
 import type { SmtpSettings } from '../../src/platform/config/config.js';
 import { certificateFor } from './https-receiver.js';
+import { scaled } from './time-scale.js';
 
 /**
  * A real SMTP server for tests (the `smtp-server` library): STARTTLS offered on smtp://, or TLS from
@@ -126,7 +127,7 @@ export async function startSmtpServer(
       const env = { STOREFRONT_SECRET: 'x'.repeat(32), SMTP_URL: url, STOREFRONT_MAIL_FROM: from };
       return loadConfig(env).smtp!;
     },
-    waitForMessages(count, timeoutMs = 15_000) {
+    waitForMessages(count, timeoutMs = scaled(15_000)) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (messages.length < count) return;

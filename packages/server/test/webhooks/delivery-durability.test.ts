@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import type { Database } from '../../src/platform/db/schema.js';
 import { recordEvent } from '../../src/platform/outbox/outbox.js';
 import { startDeliveryWorker } from '../../src/domain/webhooks/delivery/worker.js';
 import type { JobLog } from '../../src/platform/jobs/worker.js';
+import { spawnChild } from '../support/children.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { TEST_SECRET, TestApi, describeEachDatabase } from '../support/test-api.js';
@@ -69,7 +69,7 @@ describeEachDatabase(
     });
 
     function spawnWorker(): ChildProcess {
-      const child = spawn(process.execPath, [BIN, 'worker'], {
+      const child = spawnChild(process.execPath, [BIN, 'worker'], {
         env: {
           PATH: process.env.PATH,
           DATABASE_URL: api.database.url,

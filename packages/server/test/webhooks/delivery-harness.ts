@@ -7,6 +7,7 @@ import type { JobLog } from '../../src/platform/jobs/worker.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
 import type { TestApi } from '../support/test-api.js';
+import { scaled } from '../support/time-scale.js';
 
 /** Hosts exempt from the address rules in these suites; receivers add their random 127.x.y.z here. */
 export const allowedHosts = new Set<string>();
@@ -54,7 +55,7 @@ export function useReceiverAndWorker(api: TestApi): { receiver(): HttpsReceiver;
 /** Polls until `check` returns a value that is not undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
+  timeoutMs = scaled(15_000),
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -27,10 +27,24 @@ function derive(password: string, salt: Buffer, log2n: number, r: number, p: num
   );
 }
 
+/**
+ * The cost of a new hash. A test run may lower it (STOREFRONT_TEST_PASSWORD_COST, log2 N, 10 to 16) so
+ * that hundreds of accounts and logins do not each take 128 MiB and most of a second of a busy CPU; it
+ * is honoured only inside Vitest (VITEST and NODE_ENV=test, which no deployment sets), and since a hash
+ * records its own parameters, verifying never depends on it.
+ */
+function newHashLog2N(): number {
+  const { STOREFRONT_TEST_PASSWORD_COST: cost, VITEST, NODE_ENV } = process.env;
+  if (!cost || !VITEST || NODE_ENV !== 'test') return LOG2_N;
+  const log2n = Number(cost);
+  return Number.isInteger(log2n) && log2n >= 10 && log2n < LOG2_N ? log2n : LOG2_N;
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, LOG2_N, R, P);
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const log2n = newHashLog2N();
+  const key = await derive(password, salt, log2n, R, P);
+  return ['scrypt', log2n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 const HASH_FORMAT = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([\w-]+)\$([\w-]+)$/;
