@@ -58,6 +58,7 @@ describeEachDatabase('storefront users and invite links', (api) => {
         email: 'Ana@Loja.example',
         store_id: storeId,
         role: 'owner',
+        status: 'active',
       });
       await dashboardLogin(api.baseUrl, { email: 'ana@loja.example', password: 'senha-da-ana-123' });
 
