@@ -69,7 +69,6 @@ describeEachDatabase('dashboard invites: a membership is accepted by its person'
     const email = `dono-${api.dialect}@demo.example`;
     // Store B's owner invite, made the way the first start makes the Demo owner's.
     const pending = await addMember(api.db, { storeId: b.storeId, email, role: 'owner', invite: true });
-    expect(pending.status).toBe('invited');
 
     const theirs = await invite(a.session, email, 'viewer');
     expect(theirs.status).toBe(200);
