@@ -119,7 +119,7 @@ describeEachDatabase(
       const elsewhere = await addDashboardUser(api, otherStore, 'owner');
       const res = await post('/equipe/convidar', { email: elsewhere.email, role: 'viewer' });
       expect(res.status).toBe(200);
-      expect(res.text).toContain('entra com a senha dela e aceita pelo link');
+      expect(res.text).toContain('Convite enviado para');
       const url = /name="invite_url" readonly value="([^"]+)"/.exec(res.text)?.[1];
       const link = await dashboardRequest(api.baseUrl, null, 'GET', new URL(url!).pathname);
       expect(link.text).toContain('Esta conta já existe');

@@ -26,7 +26,7 @@ export interface SettingsState {
   errors?: Partial<Record<SettingsSection, string>>;
   /** Values typed into a refused form, shown back. */
   values?: Record<string, string>;
-  invite?: { email: string; url: string; emailed: boolean | null; setsPassword: boolean };
+  invite?: { email: string; url: string; emailed: boolean | null };
   totpSetup?: { secret: string; uri: string; qrBase64: string; sealed: string };
   recoveryEmail?: RecoveryEmailState;
 }
@@ -126,11 +126,10 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
       {props.state.errors?.team ? <Notice kind="error">{props.state.errors.team}</Notice> : null}
       {invite ? (
         <Notice kind="ok">
+          {/* The same words whatever the account is elsewhere: the store learns nothing of it. */}
           <p>
-            Convite enviado para {invite.email}. Envie este link (vale 72 horas e serve uma vez):{' '}
-            {invite.setsPassword
-              ? 'quem o abrir cria a senha e entra.'
-              : 'a pessoa já tem conta ou outro convite, então entra com a senha dela e aceita pelo link.'}
+            Convite enviado para {invite.email}. Envie este link à pessoa (vale 72 horas e serve uma vez):
+            quem ainda não tem senha cria a sua nele; quem já tem entra no painel com ela e aceita pelo link.
           </p>
           <Field label="Link do convite" name="invite_url" readOnly value={invite.url} />
           {invite.emailed === true ? <p>O link também foi enviado por e-mail.</p> : null}

@@ -61,7 +61,7 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
       if (!sent.ok) request.log.warn({ error: sent.error }, 'invite e-mail not sent');
       emailed = sent.ok;
     }
-    return { email: invited.email, url, emailed, setsPassword: invited.linkSetsPassword };
+    return { email: invited.email, url, emailed };
   }
 
   app.post('/configuracoes/equipe/convidar', guard('owner', { body: InviteBody }), async (request, reply) => {
