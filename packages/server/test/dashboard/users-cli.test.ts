@@ -58,6 +58,7 @@ describeEachDatabase('storefront users and invite links', (api) => {
         email: 'Ana@Loja.example',
         store_id: storeId,
         role: 'owner',
+        status: 'active',
       });
       await dashboardLogin(api.baseUrl, { email: 'ana@loja.example', password: 'senha-da-ana-123' });
 
@@ -73,6 +74,29 @@ describeEachDatabase('storefront users and invite links', (api) => {
         '--invite',
       );
       expect(invited.invite_url).toMatch(new RegExp(`^${api.baseUrl}/dashboard/convite/[\\w-]{22}$`));
+      // A new link for an invite not accepted yet; the first stops working.
+      const renewed = await cli.json(
+        'users',
+        'resend-invite',
+        '--store',
+        storeId,
+        '--email',
+        'BIA@loja.example',
+      );
+      expect(renewed).toMatchObject({ id: invited.id, email: 'bia@loja.example', role: 'viewer' });
+      expect(renewed.invite_url).not.toBe(invited.invite_url);
+      const firstToken = new URL(invited.invite_url).pathname;
+      expect((await dashboardRequest(api.baseUrl, null, 'GET', firstToken)).status).toBe(404);
+      const accepted = await cli.run(
+        'users',
+        'resend-invite',
+        '--store',
+        storeId,
+        '--email',
+        'ana@loja.example',
+      );
+      expect(accepted.code).toBe(1);
+      expect(accepted.stderr).toMatch(/already accepted the invite/);
 
       const listed = await cli.json('users', 'list', '--store', storeId);
       expect(listed.data).toEqual([
@@ -152,7 +176,7 @@ describeEachDatabase('storefront users and invite links', (api) => {
       const removed = await cli.json('users', 'remove', '--store', storeId, '--email', 'BIA@loja.example');
       expect(removed).toMatchObject({ email: 'bia@loja.example', removed: true });
       // The removed person's invite is gone with the membership.
-      const token = new URL(invited.invite_url).pathname.split('/').pop()!;
+      const token = new URL(renewed.invite_url).pathname.split('/').pop()!;
       expect((await dashboardRequest(api.baseUrl, null, 'GET', `/dashboard/convite/${token}`)).status).toBe(
         404,
       );

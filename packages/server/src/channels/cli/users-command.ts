@@ -4,7 +4,7 @@ import { inviteUrl } from '../../domain/accounts/invites.js';
 import { hashPassword, passwordLengthProblem } from '../../domain/accounts/passwords.js';
 import { isRole, ROLES } from '../../domain/accounts/roles.js';
 import type { Role } from '../../domain/accounts/roles.js';
-import { addMember, listMembers, removeMember, TeamError } from '../../domain/accounts/team.js';
+import { addMember, listMembers, removeMember, renewInvite, TeamError } from '../../domain/accounts/team.js';
 import { findStore } from '../../domain/stores/stores.js';
 import { print, withDatabase } from './context.js';
 import { fail } from '../server/fail.js';
@@ -72,7 +72,8 @@ export function registerUsersCommand(program: Command): void {
               invite: !!options.invite,
             }),
           );
-          const { inviteToken, ...member } = added;
+          // The operator's links always set a missing password: the field says nothing here.
+          const { inviteToken, linkSetsPassword: _, ...member } = added;
           const out: typeof member & { invite_url?: string } = inviteToken
             ? { ...member, invite_url: inviteUrl(config.publicUrl, inviteToken) }
             : member;
@@ -106,6 +107,36 @@ export function registerUsersCommand(program: Command): void {
           .map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.status.padEnd(7)}  ${m.email}`)
           .join('\n');
         print(!!options.json, { data }, human || 'No people.');
+      });
+    });
+
+  users
+    .command('resend-invite')
+    .description('a new invite link for a person who has not accepted yet (the old link stops working)')
+    .requiredOption('--store <store_id>', 'the store')
+    .requiredOption('--email <email>', "the person's e-mail")
+    .option('--json', 'print one JSON object')
+    .action(async (options: { store: string; email: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }, config) => {
+        if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
+        const renewed = await orFailOnTeamError(
+          renewInvite(kysely, options.store, options.email, { byOperator: true }),
+        );
+        const out = {
+          id: renewed.id,
+          email: renewed.email,
+          store_id: options.store,
+          role: renewed.role,
+          invite_url: inviteUrl(config.publicUrl, renewed.inviteToken),
+        };
+        const how = renewed.linkSetsPassword
+          ? 'they set a password there'
+          : 'they sign in with their password, then open it to accept';
+        print(
+          !!options.json,
+          out,
+          `New invite link for ${out.email} (72 hours, used once; ${how}):\n  ${out.invite_url}`,
+        );
       });
     });
 

@@ -69,7 +69,7 @@ export interface SignedInSession {
 
 /**
  * The live session a cookie names, with its person and their role in the session's store; undefined
- * when unknown, expired (idle or absolute) or when the person is no longer a member of that store.
+ * when unknown, expired (idle or absolute) or when the person is no longer (or not yet: an invite) a member of that store.
  */
 export async function findSession(db: Kysely<Database>, token: string): Promise<SignedInSession | undefined> {
   const now = new Date();
@@ -77,7 +77,11 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
     .selectFrom('dashboard_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('memberships as m', (join) =>
-      join.onRef('m.user_id', '=', 's.user_id').onRef('m.store_id', '=', 's.store_id'),
+      join
+        .onRef('m.user_id', '=', 's.user_id')
+        .onRef('m.store_id', '=', 's.store_id')
+        // An invite not yet accepted opens nothing.
+        .on('m.accepted_at', 'is not', null),
     )
     .innerJoin('stores as st', 'st.id', 's.store_id')
     .select([

@@ -1,17 +1,17 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { retryOnUniqueViolation } from '../../platform/db/unique-retry.js';
 import { lockedRows } from '../../platform/db/row-locks.js';
-import { insertInvite } from './invites.js';
+import { insertInvite, invitedElsewhere } from './invites.js';
 import type { Role } from './roles.js';
 import { emailKey, isEmail } from './users.js';
 
 /** Why a team change was refused; `code` lets the CLI and the dashboard word it each their way. */
 export class TeamError extends Error {
   constructor(
-    readonly code: 'invalid_email' | 'already_member' | 'not_member' | 'last_owner',
+    readonly code: 'invalid_email' | 'already_member' | 'not_member' | 'last_owner' | 'not_invited',
     message: string,
   ) {
     super(message);
@@ -34,16 +34,59 @@ export interface AddedMember {
   email: string;
   store_id: string;
   role: Role;
-  /** Present when an invite was asked for and the person has no password: the link's token. */
+  /** `invited` until the person accepts (an invite opens nothing); `active` once accepted. */
+  status: 'invited' | 'active';
+  /** Present when a link was made: the token of `/dashboard/convite/<token>`. */
   inviteToken?: string;
+  /** Whether that link sets the account's password (else its person signs in to accept). */
+  linkSetsPassword?: boolean;
 }
 
 /**
- * Adds a person to a store with a role: their account is made on first use of the e-mail (any case),
- * an existing account just gains the membership and keeps its password. An invite link is made only
- * for an account without a password: an invite never resets someone's password.
+ * The operator's way (CLI, first start): adds a person to a store with a role. Their account is made
+ * on first use of the e-mail (any case), an existing account just gains the membership and keeps its
+ * password. The operator's word is the acceptance for an account that has a password (given here or
+ * before); one without gets an invite (a link that sets the password and accepts this membership, when
+ * asked for), even if a store invited it too: the operator is trusted, and sees every store anyway.
  */
-export async function addMember(db: Kysely<Database>, input: NewMember): Promise<AddedMember> {
+export function addMember(db: Kysely<Database>, input: NewMember): Promise<AddedMember> {
+  return insertMembership(db, input, async (_trx, user) => {
+    if (user.password_hash !== null) return { accepted: true };
+    if (!input.invite) return { accepted: false };
+    return { accepted: false, link: { setsPassword: true } };
+  });
+}
+
+/**
+ * A store owner's invite (Configurações → Equipe): always a pending membership, accepted only by its
+ * person through the link, which accepts that membership alone. The link sets the password only for
+ * an account with none that no other store has invited: an owner never holds a link that sets the
+ * password of someone invited elsewhere; every other person signs in (with their own password) to
+ * accept, so an owner who knows an account's password (because they made it) still cannot accept
+ * another store's invite without that store's link.
+ */
+export function inviteMember(
+  db: Kysely<Database>,
+  input: Pick<NewMember, 'storeId' | 'email' | 'role'>,
+): Promise<AddedMember> {
+  return insertMembership(db, input, async (trx, user) => ({
+    accepted: false,
+    link: {
+      setsPassword: user.password_hash === null && !(await invitedElsewhere(trx, user.id, input.storeId)),
+    },
+  }));
+}
+
+type Acceptance = { accepted: boolean; link?: { setsPassword: boolean } };
+
+async function insertMembership(
+  db: Kysely<Database>,
+  input: NewMember,
+  decide: (
+    trx: Transaction<Database>,
+    user: { id: string; password_hash: string | null },
+  ) => Promise<Acceptance>,
+): Promise<AddedMember> {
   const email = input.email.trim();
   if (!isEmail(email)) throw new TeamError('invalid_email', `"${input.email}" is not an e-mail address`);
   // A first use of the same e-mail by two requests at once: the second sees the first's user.
@@ -82,29 +125,61 @@ export async function addMember(db: Kysely<Database>, input: NewMember): Promise
         .where('store_id', '=', input.storeId)
         .executeTakeFirst();
       if (member) throw new TeamError('already_member', `${user.email} is already a member of this store`);
+      const { accepted, link } = await decide(trx, user);
       await trx
         .insertInto('memberships')
-        .values({ user_id: user.id, store_id: input.storeId, role: input.role, created_at: now })
+        .values({
+          user_id: user.id,
+          store_id: input.storeId,
+          role: input.role,
+          created_at: now,
+          accepted_at: accepted ? now : null,
+        })
         .execute();
       const added: AddedMember = {
         id: user.id,
         email: user.email,
         store_id: input.storeId,
         role: input.role,
+        status: accepted ? 'active' : 'invited',
       };
-      if (input.invite && user.password_hash === null) {
-        added.inviteToken = await insertInvite(trx, user.id, input.storeId);
+      if (link) {
+        added.inviteToken = await insertInvite(trx, user.id, input.storeId, link.setsPassword);
+        added.linkSetsPassword = link.setsPassword;
       }
       return added;
     }),
   );
 }
 
+/**
+ * A new link for a membership not accepted yet (its invite expired, or was lost): the old link stops
+ * working. Whether it sets the password is read afresh, by the rule of `inviteMember` for an owner
+ * and of `addMember` for the operator (`byOperator`).
+ */
+export async function renewInvite(
+  db: Kysely<Database>,
+  storeId: string,
+  email: string,
+  { byOperator = false } = {},
+): Promise<{ id: string; email: string; role: Role; inviteToken: string; linkSetsPassword: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const member = await memberByEmail(trx, storeId, email);
+    if (member.accepted_at !== null) {
+      throw new TeamError('not_invited', `${member.email} already accepted the invite`);
+    }
+    const linkSetsPassword =
+      member.password_hash === null && (byOperator || !(await invitedElsewhere(trx, member.id, storeId)));
+    const inviteToken = await insertInvite(trx, member.id, storeId, linkSetsPassword);
+    return { id: member.id, email: member.email, role: member.role, inviteToken, linkSetsPassword };
+  });
+}
+
 export interface Member {
   id: string;
   email: string;
   role: Role;
-  /** Has not set a password yet (an invite is open or expired). */
+  /** Has not accepted the invite yet (whatever the account's state elsewhere). */
   pending: boolean;
   two_step: boolean;
   created_at: string;
@@ -118,7 +193,7 @@ export async function listMembers(db: Kysely<Database>, storeId: string): Promis
       'users.id',
       'users.email',
       'memberships.role',
-      'users.password_hash',
+      'memberships.accepted_at',
       'users.totp_secret_sealed',
       'memberships.created_at',
     ])
@@ -130,8 +205,9 @@ export async function listMembers(db: Kysely<Database>, storeId: string): Promis
     id: row.id,
     email: row.email,
     role: row.role,
-    pending: row.password_hash === null,
-    two_step: row.totp_secret_sealed !== null,
+    pending: row.accepted_at === null,
+    // A person's own settings are theirs to tell only once they joined.
+    two_step: row.accepted_at !== null && row.totp_secret_sealed !== null,
     created_at: row.created_at,
   }));
 }
@@ -141,7 +217,7 @@ async function memberByEmail(trx: Kysely<Database>, storeId: string, email: stri
   const member = await trx
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.email', 'memberships.role'])
+    .select(['users.id', 'users.email', 'users.password_hash', 'memberships.role', 'memberships.accepted_at'])
     .where('memberships.store_id', '=', storeId)
     .where('users.email_key', '=', emailKey(email))
     .executeTakeFirst();
@@ -159,19 +235,23 @@ async function lockStoreRow(trx: Kysely<Database>, storeId: string): Promise<voi
   await trx.selectFrom('stores').select('id').where('id', '=', storeId).$call(lockedRows(trx)).execute();
 }
 
-/** Refuses a change that would take the store's only owner away (after `lockStoreRow`). */
+/**
+ * Refuses a change that would take the store's only owner away (after `lockStoreRow`); only accepted
+ * owners count, an invited one runs nothing yet.
+ */
 async function keepAnOwner(
   trx: Kysely<Database>,
   storeId: string,
-  member: { email: string; role: Role },
+  member: { email: string; role: Role; accepted_at: string | null },
   what: string,
 ): Promise<void> {
-  if (member.role !== 'owner') return;
+  if (member.role !== 'owner' || member.accepted_at === null) return;
   const owners = await trx
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('store_id', '=', storeId)
     .where('role', '=', 'owner')
+    .where('accepted_at', 'is not', null)
     .executeTakeFirstOrThrow();
   if (Number(owners.n) <= 1) {
     throw new TeamError('last_owner', `${member.email} is the store's only owner and cannot be ${what}`);
@@ -206,7 +286,7 @@ export async function removeMember(
       .where('store_id', '=', storeId)
       .where('user_id', '=', member.id)
       .execute();
-    return member;
+    return { id: member.id, email: member.email, role: member.role };
   });
 }
 

@@ -17,6 +17,8 @@ export interface MembershipsTable {
   store_id: string;
   role: Role;
   created_at: string;
+  /** When the person accepted it; null while it is an invite (it opens nothing yet). */
+  accepted_at: string | null;
 }
 
 declare module '../../platform/db/schema.js' {
@@ -50,13 +52,17 @@ export interface StoreMembership {
   role: Role;
 }
 
-/** The stores a person belongs to, oldest membership first (the one a login opens). */
+/**
+ * The stores a person belongs to, oldest membership first (the one a login opens): accepted
+ * memberships only, so an invite (pending) neither opens a store nor receives the person's audit.
+ */
 export function membershipsOf(db: Kysely<Database>, userId: string): Promise<StoreMembership[]> {
   return db
     .selectFrom('memberships')
     .innerJoin('stores', 'stores.id', 'memberships.store_id')
     .select(['memberships.store_id', 'stores.name as store_name', 'memberships.role'])
     .where('memberships.user_id', '=', userId)
+    .where('memberships.accepted_at', 'is not', null)
     .orderBy('memberships.created_at', 'asc')
     .orderBy('memberships.store_id', 'asc')
     .execute();

@@ -26,7 +26,7 @@ export interface SettingsState {
   errors?: Partial<Record<SettingsSection, string>>;
   /** Values typed into a refused form, shown back. */
   values?: Record<string, string>;
-  invite?: { email: string; url: string | null; emailed: boolean | null };
+  invite?: { email: string; url: string; emailed: boolean | null };
   totpSetup?: { secret: string; uri: string; qrBase64: string; sealed: string };
   recoveryEmail?: RecoveryEmailState;
 }
@@ -126,16 +126,14 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
       {props.state.errors?.team ? <Notice kind="error">{props.state.errors.team}</Notice> : null}
       {invite ? (
         <Notice kind="ok">
-          {invite.url ? (
-            <>
-              <p>Convite criado para {invite.email}. Envie este link (vale 72 horas e serve uma vez):</p>
-              <Field label="Link do convite" name="invite_url" readOnly value={invite.url} />
-              {invite.emailed === true ? <p>O link também foi enviado por e-mail.</p> : null}
-              {invite.emailed === false ? <p>Não foi possível enviar o e-mail: copie o link acima.</p> : null}
-            </>
-          ) : (
-            <p>{invite.email} já tem conta e agora faz parte da loja: basta entrar com a senha de sempre.</p>
-          )}
+          {/* The same words whatever the account is elsewhere: the store learns nothing of it. */}
+          <p>
+            Convite enviado para {invite.email}. Envie este link à pessoa (vale 72 horas e serve uma vez):
+            quem ainda não tem senha cria a sua nele; quem já tem entra no painel com ela e aceita pelo link.
+          </p>
+          <Field label="Link do convite" name="invite_url" readOnly value={invite.url} />
+          {invite.emailed === true ? <p>O link também foi enviado por e-mail.</p> : null}
+          {invite.emailed === false ? <p>Não foi possível enviar o e-mail: copie o link acima.</p> : null}
         </Notice>
       ) : null}
       <TableFrame label="Equipe">
@@ -175,9 +173,21 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
                   </PostForm>
                 </td>
                 <td>
-                  {person.pending ? 'Convite pendente' : person.two_step ? 'Ativa, em duas etapas' : 'Ativa'}
+                  {person.pending ? 'Convite enviado' : person.two_step ? 'Ativa, em duas etapas' : 'Ativa'}
                 </td>
                 <td>
+                  {person.pending ? (
+                    <PostForm action={`${SETTINGS_PATH}/equipe/reenviar`}>
+                      <input type="hidden" name="email" value={person.email} />
+                      <button
+                        type="submit"
+                        class="button button-small button-quiet"
+                        aria-label={`Reenviar convite para ${person.email}`}
+                      >
+                        Reenviar convite
+                      </button>
+                    </PostForm>
+                  ) : null}
                   {person.id === props.selfId ? null : (
                     <PostForm action={`${SETTINGS_PATH}/equipe/remover`}>
                       <input type="hidden" name="email" value={person.email} />

@@ -1,8 +1,16 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { auditRequest } from '../shell/audit-request.js';
 import { inviteUrl } from '../../../domain/accounts/invites.js';
 import { isRole, ROLE_LABELS } from '../../../domain/accounts/roles.js';
-import { addMember, changeMemberRole, removeMember, TeamError } from '../../../domain/accounts/team.js';
+import {
+  changeMemberRole,
+  inviteMember,
+  removeMember,
+  renewInvite,
+  TeamError,
+} from '../../../domain/accounts/team.js';
+import type { Role } from '../../../domain/accounts/roles.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { guard, member } from '../shell/page.js';
 import { inviteEmail } from './invite-email.js';
@@ -15,6 +23,7 @@ const InviteBody = Type.Object({
   ...Csrf,
 });
 const RemoveBody = Type.Object({ email: Type.String({ maxLength: 1000 }), ...Csrf });
+const ResendBody = RemoveBody;
 const RoleBody = Type.Object({
   email: Type.String({ maxLength: 1000 }),
   role: Type.String({ maxLength: 20 }),
@@ -24,11 +33,36 @@ const LAST_OWNER = 'A loja precisa de pelo menos um proprietário.';
 const NOT_MEMBER = 'Esta pessoa não faz parte da loja.';
 
 /**
- * Equipe (owners): invites (the link shown once, and e-mailed when SMTP is configured), roles and
- * removals; the store always keeps an owner.
+ * Equipe (owners): invites (the link shown once, and e-mailed when SMTP is configured; sent again
+ * while not accepted), roles and removals; the store always keeps an owner. A person invited is
+ * "Convite enviado" until they accept, whatever their account elsewhere.
  */
 export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done }) => {
   const { db, config } = app;
+
+  /** The link, e-mailed when SMTP is configured; what the notice under Equipe shows. */
+  async function sendInvite(
+    request: FastifyRequest,
+    invited: { email: string; role: Role; inviteToken: string; linkSetsPassword: boolean },
+    storeName: string,
+  ) {
+    const url = inviteUrl(config.publicUrl, invited.inviteToken);
+    let emailed: boolean | null = null;
+    if (services.mailer && config.smtp) {
+      const sent = await services.mailer.send(
+        inviteEmail(config.smtp, {
+          email: invited.email,
+          storeName,
+          role: invited.role,
+          url,
+          setsPassword: invited.linkSetsPassword,
+        }),
+      );
+      if (!sent.ok) request.log.warn({ error: sent.error }, 'invite e-mail not sent');
+      emailed = sent.ok;
+    }
+    return { email: invited.email, url, emailed };
+  }
 
   app.post('/configuracoes/equipe/convidar', guard('owner', { body: InviteBody }), async (request, reply) => {
     const { storeId, storeName } = member(request);
@@ -36,7 +70,7 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.', { email });
     let added;
     try {
-      added = await addMember(db, { storeId, email, role, invite: true });
+      added = await inviteMember(db, { storeId, email, role });
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       const message =
@@ -44,16 +78,32 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
       return refuse(request, reply, 'team', message, { email }, error.code === 'invalid_email' ? 400 : 409);
     }
     await auditRequest(db, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
-    const url = added.inviteToken ? inviteUrl(config.publicUrl, added.inviteToken) : null;
-    let emailed: boolean | null = null;
-    if (url && services.mailer && config.smtp) {
-      const sent = await services.mailer.send(
-        inviteEmail(config.smtp, { email: added.email, storeName, role, url }),
-      );
-      if (!sent.ok) request.log.warn({ error: sent.error }, 'invite e-mail not sent');
-      emailed = sent.ok;
+    const invite = await sendInvite(
+      request,
+      { ...added, inviteToken: added.inviteToken!, linkSetsPassword: added.linkSetsPassword! },
+      storeName,
+    );
+    return show(request, reply, { invite });
+  });
+
+  // An invite not accepted yet (expired, lost) gets a new link; the old one stops working.
+  app.post('/configuracoes/equipe/reenviar', guard('owner', { body: ResendBody }), async (request, reply) => {
+    const { storeId, storeName } = member(request);
+    let renewed;
+    try {
+      renewed = await renewInvite(db, storeId, request.body.email);
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
+      return refuse(request, reply, 'team', 'Esta pessoa já aceitou o convite.', {}, 409);
     }
-    return show(request, reply, { invite: { email: added.email, url, emailed } });
+    await auditRequest(
+      db,
+      request,
+      'member_invited',
+      `${renewed.email} (${ROLE_LABELS[renewed.role]}, convite reenviado)`,
+    );
+    return show(request, reply, { invite: await sendInvite(request, renewed, storeName) });
   });
 
   app.post('/configuracoes/equipe/remover', guard('owner', { body: RemoveBody }), async (request, reply) => {
