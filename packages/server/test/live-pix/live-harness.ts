@@ -29,6 +29,13 @@ export function startTestReconciler(
   });
 }
 
+/**
+ * The fake PSP listens on 127.0.0.1, which the outbound address policy refuses: the live suites run
+ * with it as the operator's exception, STOREFRONT_PSP_ALLOWED_HOSTS (the policy's own test runs without).
+ */
+export const FAKE_PSP_ALLOWED_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1']);
+export const FAKE_PSP_ENV = { STOREFRONT_PSP_ALLOWED_HOSTS: '127.0.0.1' } as const;
+
 /** The store's Pix key at the fake PSP (a random key, EVP). */
 export const CHAVE = '2f6c1a0e-6a7d-4c1b-9a43-5be1f0a7c9d2';
 
