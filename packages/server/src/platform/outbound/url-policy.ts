@@ -59,7 +59,8 @@ export function parseAllowedEndpoints(raw: string | undefined): Set<string> | { 
       continue;
     }
     const host = normalizeHost(match[1]!);
-    if (host === '' || (match[1]!.startsWith('[') && !ipaddr.IPv6.isValid(host))) return { invalid: entry };
+    const valid = match[1]!.startsWith('[') ? ipaddr.IPv6.isValid(host) : /^[a-z0-9_.-]+$/.test(host);
+    if (!valid) return { invalid: entry };
     allowed.add(port === undefined ? host : endpointKey(host, String(Number(port))));
   }
   return allowed;
