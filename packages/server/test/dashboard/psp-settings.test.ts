@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/platform/values/secret-box.js';
 import { updateStore } from '../../src/domain/stores/stores.js';
-import { CHAVE, useLivePix } from '../live-pix/live-harness.js';
+import { CHAVE, describeLivePix, useLivePix } from '../live-pix/live-harness.js';
 import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 import type { DashboardSession } from '../support/dashboard.js';
 import { describeEachDatabase } from '../support/test-api.js';
@@ -9,7 +9,7 @@ import { testPki } from '../support/test-pki.js';
 
 const PATH = '/dashboard/configuracoes/psp';
 
-describeEachDatabase('dashboard PSP settings', (api) => {
+describeLivePix('dashboard PSP settings', (api) => {
   const live = useLivePix(api);
   const pki = testPki();
   let storeId: string;
@@ -116,7 +116,7 @@ describeEachDatabase('dashboard PSP settings', (api) => {
     expect(missing.text).toContain('chave privada');
   });
 
-  it('takes a PKCS#12 with its passphrase; a wrong client secret fails Testar conexão with the PSP’s reason', async () => {
+  it('takes a PKCS#12 with its passphrase; a wrong client secret fails Testar conexão in fixed words, audited', async () => {
     const pfx = await upload(
       owner,
       { ...pspFields(), client_secret: 'segredo-errado', passphrase: pki.pfxPassphrase },
@@ -126,8 +126,23 @@ describeEachDatabase('dashboard PSP settings', (api) => {
     expect((await row())!.pfx_sealed).not.toBeNull();
     const check = await dashboardRequest(api.baseUrl, owner, 'POST', `${PATH}/testar`, {});
     expect(check.status).toBe(502);
-    expect(check.text).toContain('O PSP recusou a conexão');
+    expect(check.text).toContain('O PSP recusou o pedido (HTTP 401)');
+    // What the PSP answered is not echoed: its problem+json stays in the operator's log.
+    expect(check.text).not.toContain('Credenciais do cliente inválidas');
+    expect(check.text).not.toContain('AcessoNegado');
     expect(check.text).not.toContain('segredo-errado');
+    const tested = await api.db
+      .selectFrom('audit_log')
+      .select(['detail', 'user_id'])
+      .where('store_id', '=', storeId)
+      .where('action', '=', 'psp_connection_tested')
+      .orderBy('created_at')
+      .execute();
+    expect(tested.map((entry) => entry.detail)).toEqual([
+      expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/v2 \(token: .*\): funcionando$/),
+      expect.stringMatching(/: falhou: o PSP respondeu HTTP 401$/),
+    ]);
+    expect(tested.every((entry) => entry.user_id !== null)).toBe(true);
   });
 
   it('limits uploads to 64 KB a file (at the limit it is read, one byte more answers 413)', async () => {
@@ -222,5 +237,99 @@ describeEachDatabase('dashboard PSP settings', (api) => {
     });
     expect(forged.status).toBe(403);
     expect(await row()).toEqual(before);
+  });
+});
+
+describeEachDatabase('dashboard PSP settings: owner-set URLs meet the outbound address policy', (api) => {
+  // No STOREFRONT_PSP_ALLOWED_HOSTS here: the fake PSP on 127.0.0.1 is what an owner must not reach.
+  const live = useLivePix(api);
+  const pki = testPki();
+  let storeId: string;
+  let owner: DashboardSession;
+
+  async function saveUrls(session: DashboardSession, baseUrl: string, tokenUrl: string) {
+    const form = new FormData();
+    form.set('_csrf', session.csrf);
+    const fields = { base_url: baseUrl, token_url: tokenUrl, client_id: live.psp().clientId };
+    for (const [name, value] of Object.entries({ ...fields, client_secret: live.psp().clientSecret }))
+      form.set(name, value);
+    const files = { certificate: pki.client.cert, private_key: pki.client.key, ca: pki.ca.cert };
+    for (const [name, content] of Object.entries(files)) form.set(name, new Blob([content]), `${name}.pem`);
+    const res = await fetch(`${api.baseUrl}${PATH}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: session.cookie, origin: api.baseUrl },
+      body: form,
+    });
+    expect(res.status).toBe(303);
+  }
+  const testConnection = (session: DashboardSession) =>
+    dashboardRequest(api.baseUrl, session, 'POST', `${PATH}/testar`, {});
+
+  beforeAll(async () => {
+    ({ storeId } = await api.createStore({ name: 'Loja Hostil' }));
+    await updateStore(api.db, storeId, { pixKey: CHAVE });
+    owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
+  });
+
+  it.each([
+    { target: 'loopback (the fake PSP itself)', base: (port: number) => `https://127.0.0.1:${port}/v2` },
+    { target: 'a name resolving to loopback', base: (port: number) => `https://localhost:${port}/v2` },
+    { target: 'IPv6 loopback', base: (port: number) => `https://[::1]:${port}/v2` },
+    { target: 'a private address', base: () => 'https://10.0.0.1/v2' },
+    { target: 'the link-local metadata address', base: () => 'https://169.254.169.254/latest' },
+  ])('refuses $target at connect time, in fixed words, and audits the test', async ({ base }) => {
+    const psp = live.psp();
+    const port = Number(new URL(psp.baseUrl).port);
+    const baseUrl = base(port);
+    await saveUrls(owner, baseUrl, `${new URL(baseUrl).origin}/oauth/token`);
+    const before = { requests: psp.requests.length, tokens: psp.tokensIssued };
+
+    const started = Date.now();
+    const check = await testConnection(owner);
+    expect(check.status).toBe(502);
+    expect(check.text).toContain('Endereço do PSP não permitido');
+    expect(check.text).not.toMatch(/EBLOCKEDADDRESS|non-public|AcessoNegado/);
+    // Refused before any socket opened: no waiting on a private address, nothing reached the PSP.
+    expect(Date.now() - started).toBeLessThan(api.config.pspConnectTimeoutMs);
+    expect({ requests: psp.requests.length, tokens: psp.tokensIssued }).toEqual(before);
+    const audited = await api.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('store_id', '=', storeId)
+      .where('action', '=', 'psp_connection_tested')
+      .execute();
+    expect(audited.map((entry) => entry.detail)).toContainEqual(
+      `${baseUrl} (token: ${new URL(baseUrl).origin}/oauth/token): falhou: endereço não permitido`,
+    );
+  });
+
+  it('limits Testar conexão to 10 a minute per store (429 in Portuguese); another store keeps its own', async () => {
+    await saveUrls(owner, 'https://10.0.0.1/v2', 'https://10.0.0.1/oauth/token');
+    const statuses: number[] = [];
+    let last = await testConnection(owner);
+    statuses.push(last.status);
+    while (last.status !== 429 && statuses.length < 12) {
+      last = await testConnection(owner);
+      statuses.push(last.status);
+    }
+    // The earlier cases of this suite used some of the minute's 10.
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 502)).toBe(true);
+    expect(last.text).toContain('Muitos testes de conexão em pouco tempo');
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    const total = await api.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('store_id', '=', storeId)
+      .where('action', '=', 'psp_connection_tested')
+      .executeTakeFirstOrThrow();
+    expect(Number(total.n)).toBe(10);
+
+    const other = await api.createStore({ name: 'Outra Loja' });
+    await updateStore(api.db, other.storeId, { pixKey: CHAVE });
+    const otherOwner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, other.storeId, 'owner'));
+    await saveUrls(otherOwner, 'https://10.0.0.1/v2', 'https://10.0.0.1/oauth/token');
+    expect((await testConnection(otherOwner)).status).toBe(502);
   });
 });

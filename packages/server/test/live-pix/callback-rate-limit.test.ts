@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config/config.js';
 import { describeEachDatabase, expectError } from '../support/test-api.js';
-import { CHAVE, useLivePix } from './live-harness.js';
+import { CHAVE, FAKE_PSP_ALLOWED_HOSTS, useLivePix } from './live-harness.js';
 
 /** PSP callbacks are open to anyone holding a store's callback URL: counted per store. */
 describeEachDatabase(
@@ -51,7 +51,7 @@ describeEachDatabase(
       );
     });
   },
-  { config: { pixCallbackRateLimitPerMinute: 3 } },
+  { config: { pixCallbackRateLimitPerMinute: 3, pspAllowedHosts: FAKE_PSP_ALLOWED_HOSTS } },
 );
 
 describe('STOREFRONT_PIX_CALLBACK_RATE_LIMIT', () => {

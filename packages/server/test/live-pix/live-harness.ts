@@ -9,7 +9,8 @@ import { createStore } from '../../src/flows/create-store.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
-import type { TestApi } from '../support/test-api.js';
+import { describeEachDatabase } from '../support/test-api.js';
+import type { TestApi, TestApiOptions } from '../support/test-api.js';
 import { testPki } from '../support/test-pki.js';
 import { silentLog } from '../webhooks/delivery-harness.js';
 
@@ -26,6 +27,25 @@ export function startTestReconciler(
     leaseMs: 10_000,
     mail: api.config,
     ...overrides,
+  });
+}
+
+/**
+ * The fake PSP listens on 127.0.0.1, which the outbound address policy refuses: the live suites run
+ * with it as the operator's exception, STOREFRONT_PSP_ALLOWED_HOSTS (the policy's own test runs without).
+ */
+export const FAKE_PSP_ALLOWED_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1']);
+export const FAKE_PSP_ENV = { STOREFRONT_PSP_ALLOWED_HOSTS: '127.0.0.1' } as const;
+
+/** describeEachDatabase for suites that talk to the fake PSP: its address allowed, then `options`. */
+export function describeLivePix(
+  title: string,
+  suite: (api: TestApi) => void,
+  options: TestApiOptions = {},
+): void {
+  describeEachDatabase(title, suite, {
+    ...options,
+    config: { ...options.config, pspAllowedHosts: FAKE_PSP_ALLOWED_HOSTS },
   });
 }
 

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { eventsFor } from '../pix/pix-test-helpers.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
-import { startTestReconciler, useLivePix } from './live-harness.js';
+import { FAKE_PSP_ALLOWED_HOSTS, startTestReconciler, useLivePix } from './live-harness.js';
 
 /**
  * Lost callbacks: the reconciler asks the PSP on the charge's schedule (shortened here to 150 ms,
@@ -80,5 +80,11 @@ describeEachDatabase(
       }
     });
   },
-  { config: { pspRequestTimeoutMs: 2000, pixReconcileScheduleMs: [150, 300] } },
+  {
+    config: {
+      pspRequestTimeoutMs: 2000,
+      pixReconcileScheduleMs: [150, 300],
+      pspAllowedHosts: FAKE_PSP_ALLOWED_HOSTS,
+    },
+  },
 );

@@ -11,7 +11,7 @@ import {
   uniqueUrl,
   useReceiverAndWorker,
 } from '../webhooks/delivery-harness.js';
-import { CHAVE, useLivePix } from './live-harness.js';
+import { CHAVE, FAKE_PSP_ALLOWED_HOSTS, useLivePix } from './live-harness.js';
 import type { LiveStore } from './live-harness.js';
 
 /** Live charges are checked at the PSP every minute here: what changes a charge is a callback or a call. */
@@ -416,6 +416,7 @@ describeEachDatabase(
   {
     config: {
       webhookAllowedHosts: allowedHosts,
+      pspAllowedHosts: FAKE_PSP_ALLOWED_HOSTS,
       pspRequestTimeoutMs: 1000,
       pspConnectTimeoutMs: 1000,
       pixReconcileScheduleMs: [SCHEDULE_MS],

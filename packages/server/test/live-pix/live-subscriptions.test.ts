@@ -12,13 +12,13 @@ import {
 } from '../../src/domain/payments/api-pix/receiving-account.js';
 import type { ReceivingAccountInput } from '../../src/domain/payments/api-pix/receiving-account.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
-import { describeEachDatabase, expectError } from '../support/test-api.js';
+import { expectError } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { PSP_ACCOUNT, startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
+import { PSP_ACCOUNT, describeLivePix, startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
 import { BUYER, recurringProduct, subscribe } from '../subscriptions/subscription-helpers.js';
 import { eventTypesOf } from '../support/store-records.js';
 
-describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api) => {
+describeLivePix('Live subscriptions end to end (fake PSP over mTLS)', (api) => {
   const live = useLivePix(api);
 
   async function withRecurringReconciler<T>(work: () => Promise<T>): Promise<T> {
@@ -127,7 +127,7 @@ describeEachDatabase('Live subscriptions end to end (fake PSP over mTLS)', (api)
   });
 });
 
-describeEachDatabase('Live subscriptions and the store’s receiving account', (api) => {
+describeLivePix('Live subscriptions and the store’s receiving account', (api) => {
   const live = useLivePix(api);
 
   /** Changes the stored account only, as older data or a bad entry would leave it. */
@@ -233,7 +233,7 @@ describeEachDatabase('Live subscriptions and the store’s receiving account', (
   });
 });
 
-describeEachDatabase('Live subscription creation retried after a PSP failure', (api) => {
+describeLivePix('Live subscription creation retried after a PSP failure', (api) => {
   const live = useLivePix(api);
   /** `GET /rec/RR…?txid=…` → `GET /rec/:id`, as the fake PSP names routes for `failCall`. */
   const routesOf = (calls: { method: string; path: string }[]) =>

@@ -13,10 +13,15 @@ import { decodeQr } from '../pix/pix-test-helpers.js';
 import { apiPixViolations } from '../support/api-pix-schemas.js';
 import { RECEBEDOR_CONTA } from '../support/fake-psp-rec.js';
 import { crc16, tlv } from '../support/fake-psp-wire.js';
-import { describeEachDatabase } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
 import { testPki } from '../support/test-pki.js';
-import { CHAVE, startTestReconciler, useLivePix } from './live-harness.js';
+import {
+  CHAVE,
+  FAKE_PSP_ALLOWED_HOSTS,
+  describeLivePix,
+  startTestReconciler,
+  useLivePix,
+} from './live-harness.js';
 import type { LiveStore } from './live-harness.js';
 
 /** What the subscriptions module asks for a first charge, with the fields a test changes. */
@@ -65,7 +70,7 @@ function rewritten(code: string, change: (fields: TlvField[]) => TlvField[]): st
   return body + crc16(body);
 }
 
-describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (fake PSP over mTLS)', (api) => {
+describeLivePix('Live Pix Automático through a PSP speaking the API Pix (fake PSP over mTLS)', (api) => {
   const live = useLivePix(api);
 
   async function providerOf(store: LiveStore): Promise<LivePixProvider> {
@@ -241,7 +246,7 @@ describeEachDatabase('Live Pix Automático through a PSP speaking the API Pix (f
           tls: { cert: pki.client.cert, key: pki.client.key },
           ca: pki.ca.cert,
         },
-        { connectTimeoutMs: 3000, requestTimeoutMs: 5000 },
+        { connectTimeoutMs: 3000, requestTimeoutMs: 5000, allowedHosts: FAKE_PSP_ALLOWED_HOSTS },
       ),
     );
     try {

@@ -6,7 +6,7 @@ import { runCli } from '../support/cli.js';
 import { startFakePsp } from '../support/fake-psp.js';
 import type { FakePsp } from '../support/fake-psp.js';
 import { testPki } from '../support/test-pki.js';
-import { CHAVE } from './live-harness.js';
+import { CHAVE, FAKE_PSP_ENV } from './live-harness.js';
 
 describe('storefront pix-provider set|show|check|register-webhook|remove (on SQLite, against the fake PSP)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sf-pix-provider-'));
@@ -14,6 +14,7 @@ describe('storefront pix-provider set|show|check|register-webhook|remove (on SQL
     DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`,
     STOREFRONT_PUBLIC_URL: 'https://pagamentos.example.com',
     STOREFRONT_PSP_TIMEOUT_MS: '3000',
+    ...FAKE_PSP_ENV,
   };
   const file = (name: string, content: string | Buffer) => {
     const path = join(dir, name);

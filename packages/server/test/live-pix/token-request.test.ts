@@ -9,7 +9,7 @@ import type { FakePsp, FakeTokenEndpoint } from '../support/fake-psp.js';
 import { describeEachDatabase, TEST_SECRET } from '../support/test-api.js';
 import { testPki } from '../support/test-pki.js';
 import { scaled } from '../support/time-scale.js';
-import { CHAVE } from './live-harness.js';
+import { CHAVE, FAKE_PSP_ENV } from './live-harness.js';
 
 /**
  * The token request shapes of real PSPs (the recipes of docs/live-pix.md), each against a fake PSP
@@ -87,7 +87,12 @@ describeEachDatabase(
     };
     const cli = (...args: string[]) =>
       runCli(
-        { DATABASE_URL: api.database.url, STOREFRONT_SECRET: TEST_SECRET, ...api.database.env },
+        {
+          DATABASE_URL: api.database.url,
+          STOREFRONT_SECRET: TEST_SECRET,
+          ...FAKE_PSP_ENV,
+          ...api.database.env,
+        },
         ...args,
       );
     const psps: FakePsp[] = [];

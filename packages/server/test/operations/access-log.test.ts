@@ -64,3 +64,44 @@ describeEachDatabase('the access log', (api) => {
       expect(serve.output).not.toContain(secret);
   });
 });
+
+const SECRET = 'segredo0123456789abcdefghijklmnopqrstuvwxyzAB';
+const logLines: Record<string, unknown>[] = [];
+
+/**
+ * Tokens leave the access log by their path's prefix, not only by a matched route's `:token`: a link
+ * with a stray suffix, another method, another case or a doubled slash is a 404 that keeps its secret.
+ */
+describeEachDatabase(
+  'the access log on paths no route matches',
+  (api) => {
+    it.each([
+      // [method, path sent, URL logged]
+      ['GET', `/p/o/${SECRET}`, '/p/o/:token'],
+      ['GET', `/p/o/${SECRET}/nada`, '/p/o/:token/nada'],
+      ['GET', `/p/o/${SECRET}/`, '/p/o/:token/'],
+      ['GET', `/P/O/${SECRET}`, '/P/O/:token'],
+      ['GET', `//p/o/${SECRET}`, '//p/o/:token'],
+      ['GET', `/p/%6F/${SECRET}`, '/p/%6F/:token'],
+      ['POST', `/p/o/${SECRET}/nada`, '/p/o/:token/nada'],
+      ['POST', `/callbacks/pix/${SECRET}/nada`, '/callbacks/pix/:token/nada'],
+      ['GET', `/callbacks/pix/${SECRET}/pix`, '/callbacks/pix/:token/pix'],
+      ['GET', `/dashboard/convite/${SECRET}`, '/dashboard/convite/:token'],
+      ['GET', `/dashboard/convite/${SECRET}/nada`, '/dashboard/convite/:token/nada'],
+      ['GET', `/dashboard/senha/${SECRET}`, '/dashboard/senha/:token'],
+      ['GET', `/dashboard/senha/redefinir/${SECRET}?t=${SECRET}`, '/dashboard/senha/:token/:token?t=…'],
+      ['GET', `/p/loja/produto?ref=${SECRET}`, '/p/loja/produto?ref=…'],
+    ])('%s %s is logged as %s', async (method, path, shown) => {
+      const seen = logLines.length;
+      const res = await fetch(`${api.baseUrl}${path}`, { method, redirect: 'manual' });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const lines = await eventually(async () => {
+        const added = logLines.slice(seen).filter((line) => line.msg === 'request');
+        return added.length > 0 && added;
+      });
+      expect(lines.map((line) => line.url)).toEqual([shown]);
+      expect(JSON.stringify(logLines.slice(seen))).not.toContain(SECRET);
+    });
+  },
+  { logLines },
+);

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { saveProviderSettings } from '../../src/domain/payments/api-pix/provider-settings.js';
 import { createSecretBox } from '../../src/platform/values/secret-box.js';
 import { findStore, updateStore } from '../../src/domain/stores/stores.js';
-import { useLivePix } from '../live-pix/live-harness.js';
+import { FAKE_PSP_ALLOWED_HOSTS, useLivePix } from '../live-pix/live-harness.js';
 import { testPki } from '../support/test-pki.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { eventually } from '../webhooks/delivery-harness.js';
@@ -156,5 +156,5 @@ describeEachDatabase(
       },
     );
   },
-  { config: { orderRateLimitPerMinute: 1000 }, logLines },
+  { config: { orderRateLimitPerMinute: 1000, pspAllowedHosts: FAKE_PSP_ALLOWED_HOSTS }, logLines },
 );

@@ -1,5 +1,7 @@
+import { get } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config/config.js';
+import { newPixelId, setMeta } from '../conversions/meta-support.js';
 import { describeEachDatabase } from '../support/test-api.js';
 import { BUYER, createShop, pageRequest, placeOrder } from './page-support.js';
 import type { Shop } from './page-support.js';
@@ -130,6 +132,56 @@ describeEachDatabase(
       expect(res.text).toContain('src="https://banner.example.com/a,b;c.png"');
       expect(res.text).not.toContain('cdn.example.com');
       expect(res.text).not.toContain('logo.example.com');
+    });
+
+    it('lets each page’s script reach its own URLs only: connect-src names them, never the dashboard', async () => {
+      const connectOf = (res: { headers: Headers }) =>
+        res.headers
+          .get('content-security-policy')!
+          .split('; ')
+          .find((directive) => directive.startsWith('connect-src '))!;
+      const product = await pageRequest(api, 'GET', shop.pagePath);
+      const origin = api.baseUrl;
+      expect(connectOf(product)).toBe(
+        `connect-src ${origin}${shop.pagePath}/orders ${origin}${shop.pagePath}/quote`,
+      );
+      const { token } = await placeOrder(api, shop);
+      const order = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(order.status).toBe(200);
+      expect(connectOf(order)).toBe(
+        `connect-src ${['status', 'events', 'simulate', 'renew'].map((end) => `${origin}/p/o/${token}/${end}`).join(' ')}`,
+      );
+      const missing = await pageRequest(api, 'GET', '/p/nada/aqui');
+      expect(missing.status).toBe(404);
+      expect(connectOf(missing)).toBe("connect-src 'none'");
+      for (const res of [product, order, missing]) {
+        expect(connectOf(res)).not.toContain("'self'");
+        expect(connectOf(res)).not.toContain('/dashboard');
+      }
+      // The origin is the one the browser asked for; a Host no CSP can name leaves the page none.
+      const odd = await new Promise<Headers>((resolve, reject) => {
+        const url = new URL(`${api.baseUrl}${shop.pagePath}`);
+        get({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'x;y' } }, (res) => {
+          res.resume();
+          resolve(new Headers(res.headers as Record<string, string>));
+        }).on('error', reject);
+      });
+      expect(connectOf({ headers: odd })).toBe("connect-src 'none'");
+    });
+
+    it('loads the store’s Meta browser pixel on its product page, never on an order page (its URL is the buyer’s key)', async () => {
+      const pixelShop = await createShop(api, { slug: 'com-pixel' }, 'Loja com Pixel');
+      const pixelId = newPixelId();
+      await setMeta(api, pixelShop.key, { pixel_id: pixelId, access_token: 'EAAB-x', browser_pixel: true });
+      const product = await pageRequest(api, 'GET', pixelShop.pagePath);
+      expect(product.text).toContain(pixelId);
+      expect(product.headers.get('content-security-policy')).toContain('https://connect.facebook.net');
+      const { token } = await placeOrder(api, pixelShop);
+      const order = await pageRequest(api, 'GET', `/p/o/${token}`);
+      expect(order.status).toBe(200);
+      expect(order.text).not.toContain(pixelId);
+      expect(order.text).not.toMatch(/fbq|facebook/);
+      expect(order.headers.get('content-security-policy')).not.toContain('facebook');
     });
 
     it('serves its assets under content-hashed names with long cache headers; the page stays small', async () => {

@@ -47,6 +47,7 @@ export async function dashboardRoutes(
     }).url,
     secretBox: createSecretBox(app.config.secret),
     throttle: loginThrottle(options.redis, app.log),
+    redis: options.redis,
     mailer: app.config.smtp
       ? createMailer(app.config.smtp, options.mailerTls ? { tls: options.mailerTls } : {})
       : null,

@@ -1,4 +1,4 @@
-import { PAGE_VIEW_PIXEL, browserPixelOf, withMetaPixel } from './meta-pixel.js';
+import { browserPixelOf, withMetaPixel } from './meta-pixel.js';
 import type { FastifyReply } from 'fastify';
 import { h } from 'preact';
 import type { CheckoutSettings } from '../../domain/checkouts/settings.js';
@@ -6,7 +6,7 @@ import type { ProductsTable } from '../../domain/catalogue/product-object.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
 import { PER_PERIOD } from '../../domain/subscriptions/periods.js';
 import { backgroundOf, imageOrigins } from './page-data.js';
-import { httpUrl, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
+import { connectSources, httpUrl, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
 import { renderPage } from '../../platform/html/render.js';
 import { ProductPage } from './views/product-page.js';
 
@@ -78,9 +78,11 @@ export function sendProductPage(
     }),
   );
   const preview = urls === null;
-  const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview });
+  // The page's script posts the order and asks for totals: those two URLs, nothing else of this origin.
+  const connect = urls === null ? [] : connectSources(reply.request, [urls.order, urls.quote]);
+  const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview, connect });
   if (preview) return sendHtml(reply, 200, csp, html, 'no-referrer', 'self');
   // The store's Meta pixel, if it asked for one, on the public page only: a preview loads no script.
-  const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store), PAGE_VIEW_PIXEL);
+  const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store));
   return sendHtml(reply, 200, page.csp, page.html, 'no-referrer', 'none');
 }

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { h } from 'preact';
 import { startPageViewCounter } from '../../domain/analytics/page-views.js';
-import { browserPixelOf, orderPixel, withMetaPixel } from './meta-pixel.js';
 import { CouponRefused, usableCoupon } from '../../domain/coupons/coupon-holds.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { keyedRateLimit } from '../../platform/http/keyed-rate-limit.js';
@@ -30,7 +29,13 @@ import { orderStatusFeed } from './order-status-feed.js';
 import { registerPageAssets } from '../../platform/html/page-assets.js';
 import { loadProductPage, orderState, storeOf } from './page-data.js';
 import type { ProductPageData } from './page-data.js';
-import { isSameOrigin, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
+import {
+  connectSources,
+  isSameOrigin,
+  newNonce,
+  pageCsp,
+  sendHtml,
+} from '../../platform/html/page-security.js';
 import { sendProductPage } from './product-page-html.js';
 import { renderPage } from '../../platform/html/render.js';
 import { MessagePage } from './views/message-page.js';
@@ -138,7 +143,7 @@ export async function purchasePageRoutes(
     return sendHtml(
       reply,
       status,
-      pageCsp(nonce, []),
+      pageCsp(nonce, [], { connect: [] }),
       renderPage(h(MessagePage, { nonce, assets, title, text })),
     );
   }
@@ -313,6 +318,12 @@ export async function purchasePageRoutes(
     const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);
     const nonce = newNonce();
     const base = orderPath(request.params.token);
+    const urls = {
+      status: `${base}/status`,
+      events: `${base}/events`,
+      simulate: `${base}/simulate`,
+      renew: `${base}/renew`,
+    };
     const html = renderPage(
       h(OrderPage, {
         nonce,
@@ -331,20 +342,14 @@ export async function purchasePageRoutes(
         accessLinks: state.accessLinks,
         subscription: subscription ? { perPeriod: PER_PERIOD[subscription.recorrencia] } : null,
         productUrl: product?.ativo === 1 ? `${PURCHASE_PAGE_PREFIX}/${store.handle}/${product.slug}` : null,
-        urls: {
-          status: `${base}/status`,
-          events: `${base}/events`,
-          simulate: `${base}/simulate`,
-          renew: `${base}/renew`,
-        },
+        urls,
       }),
     );
-    const page = withMetaPixel(
-      { html, csp: pageCsp(nonce, []), nonce },
-      browserPixelOf(store),
-      orderPixel(order, base),
-    );
-    return sendHtml(reply, 200, page.csp, page.html);
+    // No Meta pixel here: this URL is the buyer's key to the order, and a pixel reports the page's URL
+    // to Meta. The server sends the order's events (Conversions API). The script reaches its own four
+    // URLs only.
+    const csp = pageCsp(nonce, [], { connect: connectSources(request, Object.values(urls)) });
+    return sendHtml(reply, 200, csp, html);
   });
 
   app.get('/o/:token/status', { schema: { ...hide, params: TokenParams } }, async (request, reply) => {

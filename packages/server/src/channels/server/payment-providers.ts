@@ -13,12 +13,13 @@ import { simulatedRecurringProvider } from '../../domain/payments/simulated/simu
  */
 export function openPaymentProviders(
   db: Kysely<Database>,
-  config: Pick<Config, 'secret' | 'pspConnectTimeoutMs' | 'pspRequestTimeoutMs'>,
+  config: Pick<Config, 'secret' | 'pspConnectTimeoutMs' | 'pspRequestTimeoutMs' | 'pspAllowedHosts'>,
 ): PaymentProviders {
   const livePix = apiPixProviders(db, {
     secret: config.secret,
     connectTimeoutMs: config.pspConnectTimeoutMs,
     requestTimeoutMs: config.pspRequestTimeoutMs,
+    allowedHosts: config.pspAllowedHosts,
   });
   return {
     pix: async (scope) => (scope.livemode ? livePix.forStore(scope.storeId) : simulatedPixProvider),

@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = {
   webhook_secret_rotated: 'Segredo de webhook rotacionado',
   webhook_retried: 'Entrega de webhook reenviada',
   psp_settings_changed: 'Configurações do PSP alteradas',
+  psp_connection_tested: 'Conexão com o PSP testada',
   meta_conversions_changed: 'Conversões Meta alteradas',
   subscription_canceled: 'Assinatura cancelada',
   sale_refunded: 'Venda reembolsada',

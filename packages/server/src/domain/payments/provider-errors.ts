@@ -20,6 +20,8 @@ export class ProviderError extends ApiError {
     readonly pspStatus: number | null = null,
     /** Filled in on the way up by the layers that know the attempt. */
     public attempt: ChargeAttempt = {},
+    /** The outbound address policy refused the PSP's address (private, loopback, link-local…). */
+    readonly blockedAddress = false,
   ) {
     super(502, 'provider_error', message);
     this.name = 'ProviderError';

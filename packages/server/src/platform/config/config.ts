@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
 import addressparser from 'nodemailer/lib/addressparser';
 import { parseTestMailAllow } from './test-mail-allow.js';
 import type { TestMailAllow } from './test-mail-allow.js';
-import { parseAllowedHosts } from '../outbound/url-policy.js';
+import { parseAllowedEndpoints, parseAllowedHosts } from '../outbound/url-policy.js';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {
@@ -27,6 +27,11 @@ export interface Config {
   pspConnectTimeoutMs: number;
   /** Live Pix: the whole of one API Pix call. */
   pspRequestTimeoutMs: number;
+  /**
+   * PSP endpoints (`host` or `host:port`) exempt from the public-address rule
+   * (STOREFRONT_PSP_ALLOWED_HOSTS): store owners choose PSP URLs, the operator chooses the exceptions.
+   */
+  pspAllowedHosts: ReadonlySet<string>;
   /** Live Pix: when pending live charges are checked at the PSP after creation; the last step repeats. */
   pixReconcileScheduleMs: number[];
   /** Purchase-page orders a minute per (IP, store). */
@@ -375,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: parsePublicUrl(env.STOREFRONT_PUBLIC_URL, host, port),
     pspConnectTimeoutMs: integerIn(env, 'STOREFRONT_PSP_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     pspRequestTimeoutMs: integerIn(env, 'STOREFRONT_PSP_TIMEOUT_MS', 15_000, 100, 120_000),
+    pspAllowedHosts: parsePspAllowedHosts(env.STOREFRONT_PSP_ALLOWED_HOSTS),
     pixReconcileScheduleMs: (env.STOREFRONT_PIX_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
       .split(',')
       .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
@@ -403,6 +409,17 @@ export function loadConfig(env: Env = process.env): Config {
       retryScheduleMs: META_RETRY_SCHEDULE_MS,
     },
   };
+}
+
+function parsePspAllowedHosts(raw: string | undefined): ReadonlySet<string> {
+  const allowed = parseAllowedEndpoints(raw);
+  if ('invalid' in allowed) {
+    throw new ConfigError(
+      'STOREFRONT_PSP_ALLOWED_HOSTS',
+      `must be a comma list of host or host:port entries (IPv6 in brackets), got "${allowed.invalid}"`,
+    );
+  }
+  return allowed;
 }
 
 /**

@@ -17,6 +17,8 @@ export type Framing = 'none' | 'self';
  * origins (plus data: for the QR code). No framing, no plugins, no forms elsewhere. The origins are
  * of URLs `httpUrl` let through, whose hosts cannot split a directive.
  *
+ * `connect`: what the page's script may fetch, as connectSources makes it (nothing for an empty list);
+ * without it, this origin (the dashboard's own pages).
  * `preview`: the dashboard's preview of a purchase page, framed by the dashboard: it may be framed by
  * this origin, and it sends nothing anywhere (no form submits, no fetch), so it can take no order.
  * `framesPreview`: the page holding that frame (the checkout editor) may frame this origin's pages.
@@ -24,14 +26,15 @@ export type Framing = 'none' | 'self';
 export function pageCsp(
   nonce: string,
   imageOrigins: readonly string[],
-  options: { preview?: boolean; framesPreview?: boolean } = {},
+  options: { preview?: boolean; framesPreview?: boolean; connect?: readonly string[] } = {},
 ): string {
-  const { preview = false, framesPreview = false } = options;
+  const { preview = false, framesPreview = false, connect } = options;
+  const connectSources = preview || connect?.length === 0 ? ["'none'"] : (connect ?? ["'self'"]);
   return [
     "default-src 'none'",
     "base-uri 'none'",
     ...(framesPreview ? ["frame-src 'self'"] : []),
-    `connect-src ${preview ? "'none'" : "'self'"}`,
+    `connect-src ${connectSources.join(' ')}`,
     `form-action ${preview ? "'none'" : "'self'"}`,
     `frame-ancestors ${preview ? "'self'" : "'none'"}`,
     ['img-src', "'self'", 'data:', ...imageOrigins].join(' '),
@@ -89,6 +92,22 @@ export function httpUrl(value: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** An origin a CSP can name: http(s), a host of CSP_HOST's letters (or an IPv6 literal), a port. */
+const CSP_ORIGIN = /^https?:\/\/(?:(?:[a-z0-9-]+\.)*[a-z0-9-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * `connect-src` sources for exactly these paths of the page's own origin (as the browser addressed
+ * it), e.g. an order page's status stream: a path ending in `/` covers what lies under it. `'self'`
+ * would let a page's script reach every path of the origin, the dashboard included. Empty when the
+ * origin cannot be named in a CSP (a malformed Host): the page then fetches nothing.
+ */
+export function connectSources(request: FastifyRequest, paths: readonly string[]): string[] {
+  const origin = `${request.protocol}://${request.host.toLowerCase()}`;
+  if (!CSP_ORIGIN.test(origin)) return [];
+  // `;` and `,` would end the directive or the policy; CSP matching decodes the path before comparing.
+  return paths.map((path) => origin + path.replace(/[^A-Za-z0-9/._~%-]/g, encodeURIComponent));
 }
 
 /**

@@ -8,24 +8,50 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 const SECRET_PARAMS = ['token'];
 
+/**
+ * Paths that carry a secret after a known prefix, redacted whether or not a route matches: a 404 on a
+ * mistyped or outdated link (`/p/o/<key>/x`, a callback URL with a stray suffix) keeps its token too.
+ * `next`: the segment after the prefix; `rest`: every segment after it (a reset link's layout is its
+ * screen's to choose).
+ */
+const SECRET_PATHS: { prefix: string[]; redact: 'next' | 'rest' }[] = [
+  { prefix: ['p', 'o'], redact: 'next' }, // an order page: its URL is the buyer's key
+  { prefix: ['callbacks', 'pix'], redact: 'next' }, // the PSP callback token
+  { prefix: ['dashboard', 'convite'], redact: 'next' }, // an invite link
+  { prefix: ['dashboard', 'senha'], redact: 'rest' }, // a password-reset link
+];
+
 /** The request's path and query as the access log shows them, without the secrets they may carry. */
 export function loggedUrl(request: FastifyRequest): string {
   const [path = '', query] = request.url.split('?', 2) as [string, string | undefined];
   const params = (request.routeOptions.url ? request.params : {}) as Record<string, string>;
   const secrets = new Set(SECRET_PARAMS.filter((name) => params[name]).map((name) => params[name]));
-  const shownPath =
-    secrets.size === 0
-      ? path
-      : path
-          .split('/')
-          .map((segment) => (secrets.has(decoded(segment)) ? ':token' : segment))
-          .join('/');
+  const segments = path.split('/');
+  const byPrefix = secretSegments(segments);
+  const shownPath = segments
+    .map((segment, i) => (byPrefix.has(i) || secrets.has(decoded(segment)) ? ':token' : segment))
+    .join('/');
   if (query === undefined) return shownPath;
   const names = query
     .split('&')
     .filter(Boolean)
     .map((pair) => `${pair.split('=', 1)[0]}=…`);
   return `${shownPath}?${names.join('&')}`;
+}
+
+/**
+ * The indexes of the segments SECRET_PATHS redacts. Prefixes are compared as the router might still
+ * have read them, or a person typed them: decoded, in any case, with empty segments (`//`) skipped.
+ */
+function secretSegments(segments: string[]): Set<number> {
+  const present = segments.flatMap((segment, i) => (segment === '' ? [] : [i]));
+  const words = present.map((i) => decoded(segments[i]!).toLowerCase());
+  for (const { prefix, redact } of SECRET_PATHS) {
+    if (!prefix.every((word, i) => words[i] === word)) continue;
+    const after = present.slice(prefix.length);
+    return new Set(redact === 'next' ? after.slice(0, 1) : after);
+  }
+  return new Set();
 }
 
 function decoded(segment: string): string {

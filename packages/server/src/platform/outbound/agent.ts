@@ -3,10 +3,12 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import net from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { isAllowedHost, isPublicAddress } from './url-policy.js';
+import { isAllowedEndpoint, isPublicAddress } from './url-policy.js';
 
 /**
- * The undici dispatcher every webhook delivery goes through (issue 4 item 4).
+ * The outbound address policy at connect time: the connector every connection to a URL a merchant or
+ * store owner chose goes through (webhook deliveries, the live PSP's API Pix and token URLs, and the
+ * card providers' base URLs when they come), and the webhook dispatcher built on it.
  *
  * The URL check at registration cannot see what a name resolves to later, so the address is checked
  * again here, on the very address the socket connects to: a public name that resolves (or is rebound)
@@ -53,21 +55,16 @@ type LookupCallback = (
 ) => void;
 
 /** A net/tls `lookup` that resolves, then refuses the whole name if any address is not public. */
-function checkingLookup(allowedHosts: ReadonlySet<string>, resolve: ResolveHost) {
+function checkingLookup(resolve: ResolveHost) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname).then(
       (resolved) => {
         const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
         const addresses = resolved.filter((a) => wanted === 0 || a.family === wanted);
-        if (!isAllowedHost(hostname, allowedHosts)) {
-          const bad = addresses.find((a) => !isPublicAddress(a.address));
-          if (bad) {
-            callback(
-              new BlockedAddressError(`${hostname} resolves to non-public address ${bad.address}`),
-              '',
-            );
-            return;
-          }
+        const bad = addresses.find((a) => !isPublicAddress(a.address));
+        if (bad) {
+          callback(new BlockedAddressError(`${hostname} resolves to non-public address ${bad.address}`), '');
+          return;
         }
         const first = addresses[0];
         if (!first) {
@@ -85,29 +82,58 @@ function checkingLookup(allowedHosts: ReadonlySet<string>, resolve: ResolveHost)
   };
 }
 
-export function createWebhookAgent(opts: WebhookAgentOptions): Agent {
-  const baseConnect = buildConnector({
-    ...opts.tls,
-    timeout: opts.connectTimeoutMs ?? 10_000,
-    lookup: checkingLookup(opts.allowedHosts, opts.resolve ?? systemResolve),
-  });
+export interface OutboundPolicy {
+  /**
+   * Endpoints exempt from the public-address rule, as parseAllowedHosts or parseAllowedEndpoints
+   * keep them: a host (any port) or a host and one port. An operator's list, never a merchant's.
+   */
+  allowedHosts: ReadonlySet<string>;
+  /** Defaults to the system resolver (dns.lookup, all addresses). */
+  resolve?: ResolveHost;
+}
 
-  const connect: buildConnector.connector = (options, callback) => {
+/**
+ * The outbound address policy as an undici connector, for every connection to a URL a merchant or
+ * store owner chose (webhook endpoints, the PSP's API Pix and token URLs, card providers' base URLs):
+ * https only, and unless the operator allowed the endpoint, every address the socket may connect to
+ * must be public. The check runs on the resolved address, so a name rebound to 127.0.0.1 after it was
+ * saved is refused too. `tls` carries the rest of the connection's options (CA, client certificate).
+ */
+export function outboundConnector(
+  policy: OutboundPolicy,
+  tls: buildConnector.BuildOptions = {},
+): buildConnector.connector {
+  const checked = buildConnector({
+    ...tls,
+    lookup: checkingLookup(policy.resolve ?? systemResolve),
+  });
+  const exempt = buildConnector(tls);
+
+  return (options, callback) => {
     if (options.protocol !== 'https:') {
       callback(new BlockedAddressError(`refusing ${options.protocol} (https only)`), null);
       return;
     }
-    // net.connect skips `lookup` for IP literals, so they are checked here.
     const { hostname } = options;
-    if (net.isIP(hostname) && !isAllowedHost(hostname, opts.allowedHosts) && !isPublicAddress(hostname)) {
+    if (isAllowedEndpoint(hostname, String(options.port || 443), policy.allowedHosts)) {
+      exempt(options, callback);
+      return;
+    }
+    // net.connect skips `lookup` for IP literals, so they are checked here.
+    if (net.isIP(hostname) && !isPublicAddress(hostname)) {
       callback(new BlockedAddressError(`refusing non-public address ${hostname}`), null);
       return;
     }
-    baseConnect(options, callback);
+    checked(options, callback);
   };
+}
 
+export function createWebhookAgent(opts: WebhookAgentOptions): Agent {
   return new Agent({
-    connect,
+    connect: outboundConnector(
+      { allowedHosts: opts.allowedHosts, ...(opts.resolve && { resolve: opts.resolve }) },
+      { ...opts.tls, timeout: opts.connectTimeoutMs ?? 10_000 },
+    ),
     // A bound per merchant origin: a slow or hanging endpoint cannot make us open sockets without end.
     connections: opts.connectionsPerOrigin ?? 32,
     // Deliveries go to the same few endpoints over and over: keep sockets warm between attempts.

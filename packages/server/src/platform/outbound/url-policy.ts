@@ -38,6 +38,41 @@ export function isAllowedHost(host: string, allowedHosts: ReadonlySet<string>): 
   return allowedHosts.size > 0 && allowedHosts.has(normalizeHost(host));
 }
 
+/** How parseAllowedEndpoints keeps a `host:port` entry: host and port apart, so IPv6 stays readable. */
+const endpointKey = (host: string, port: string) => `${host} ${port}`;
+
+/**
+ * Parses a comma list of `host` (any port) or `host:port` entries, IPv6 in brackets (`[fd00::5]:8443`),
+ * e.g. STOREFRONT_PSP_ALLOWED_HOSTS. Returns the entries in the form isAllowedEndpoint reads, or the
+ * first entry that is not one.
+ */
+export function parseAllowedEndpoints(raw: string | undefined): Set<string> | { invalid: string } {
+  const allowed = new Set<string>();
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(entry);
+    const port = match?.[2];
+    if (!match || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      // A bare IPv6 address has colons of its own.
+      if (ipaddr.IPv6.isValid(entry)) allowed.add(normalizeHost(entry));
+      else return { invalid: entry };
+      continue;
+    }
+    const host = normalizeHost(match[1]!);
+    const valid = match[1]!.startsWith('[') ? ipaddr.IPv6.isValid(host) : /^[a-z0-9_.-]+$/.test(host);
+    if (!valid) return { invalid: entry };
+    allowed.add(port === undefined ? host : endpointKey(host, String(Number(port))));
+  }
+  return allowed;
+}
+
+/** Whether the operator exempted this host, on any port or on this one (`port`: 443 when the URL gives none). */
+export function isAllowedEndpoint(host: string, port: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.size === 0) return false;
+  const h = normalizeHost(host);
+  return allowed.has(h) || allowed.has(endpointKey(h, port));
+}
+
 /**
  * True only for globally routable unicast addresses. Accepts any form ipaddr.js parses, including
  * numeric IPv4 forms ("2130706433", "127.1"); IPv4-mapped IPv6 is judged as the IPv4 it carries.

@@ -16,6 +16,7 @@ import {
 } from '../../../domain/payments/api-pix/receiving-account.js';
 import type { AccountField } from '../../../domain/payments/api-pix/receiving-account.js';
 import { findStore } from '../../../domain/stores/stores.js';
+import { keyedRateLimit } from '../../../platform/http/keyed-rate-limit.js';
 import { auditRequest } from '../shell/audit-request.js';
 import { acceptMultipartForms, uploadedForm } from '../shell/multipart-form.js';
 import type { UploadedForm } from '../shell/multipart-form.js';
@@ -43,6 +44,34 @@ const ACCOUNT_MESSAGES: Record<AccountField, string> = {
   account_type: 'Escolha o tipo de conta: corrente, poupança ou de pagamento.',
   branch: 'A agência tem de 1 a 4 números, sem o dígito.',
 };
+
+/** "Testar conexão" a minute per store: each one makes the service connect where the owner said. */
+const CONNECTION_TESTS_PER_MINUTE = 10;
+
+/**
+ * Why the test failed, in fixed words: the PSP URLs are the owner's, so nothing the far end sent (nor
+ * the address it resolved to) is shown; the full error goes to the operator's log.
+ */
+function connectionTestFailure(error: ProviderError): { message: string; audit: string } {
+  if (error.blockedAddress) {
+    return {
+      message:
+        'Endereço do PSP não permitido: a URL base e a URL do token precisam apontar para um endereço público da internet.',
+      audit: 'falhou: endereço não permitido',
+    };
+  }
+  if (error.pspStatus === null) {
+    return {
+      message:
+        'Não foi possível conectar ao PSP: confira a URL base, a URL do token e o certificado (e se o PSP aceita este certificado).',
+      audit: 'falhou: sem resposta do PSP',
+    };
+  }
+  return {
+    message: `O PSP recusou o pedido (HTTP ${error.pspStatus}): confira o Client ID, o Client secret, o certificado e as permissões da aplicação no PSP.`,
+    audit: `falhou: o PSP respondeu HTTP ${error.pspStatus}`,
+  };
+}
 
 function certificateMessage(error: CertificateError): string {
   return (
@@ -78,6 +107,13 @@ function accountDetail(row: PixProvidersTable): string {
 export const pspScreen = defineScreen('psp', async (app, services) => {
   const { db, config } = app;
   const secretBox = createSecretBox(config.secret);
+  const connectionTests = keyedRateLimit(
+    'psp-connection-tests',
+    CONNECTION_TESTS_PER_MINUTE,
+    services.redis,
+    app.log,
+  );
+  app.addHook('onClose', async () => connectionTests.close());
   acceptMultipartForms(app);
 
   async function show(request: FastifyRequest, reply: FastifyReply, state: PspState, status = 200) {
@@ -149,16 +185,27 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
 
   app.post('/configuracoes/psp/testar', guard('owner', { body: CsrfBody }), async (request, reply) => {
     const { storeId } = member(request);
-    if (!(await findProviderSettings(db, storeId)))
-      return show(request, reply, { error: 'O PSP ainda não foi configurado.' }, 400);
+    const row = await findProviderSettings(db, storeId);
+    if (!row) return show(request, reply, { error: 'O PSP ainda não foi configurado.' }, 400);
+    const wait = await connectionTests.consume(storeId);
+    if (wait !== null) {
+      reply.header('retry-after', String(wait));
+      const error = `Muitos testes de conexão em pouco tempo. Tente de novo em ${wait} segundo(s).`;
+      return show(request, reply, { error }, 429);
+    }
+    const target = `${row.base_url} (token: ${row.token_url})`;
     try {
       const charges = await checkProvider(app.payments, storeId);
+      await auditRequest(db, request, 'psp_connection_tested', `${target}: funcionando`);
       return show(request, reply, {
         notice: `Conexão com o PSP funcionando: token obtido e ${charges} cobrança(s) no último minuto.`,
       });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      return show(request, reply, { error: `O PSP recusou a conexão: ${error.message}` }, 502);
+      request.log.warn({ storeId, reason: error.message }, 'PSP connection test failed');
+      const failure = connectionTestFailure(error);
+      await auditRequest(db, request, 'psp_connection_tested', `${target}: ${failure.audit}`);
+      return show(request, reply, { error: failure.message }, 502);
     }
   });
 });

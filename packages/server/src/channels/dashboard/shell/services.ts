@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { SecretBox } from '../../../platform/values/secret-box.js';
 import type { Mailer } from '../../../platform/mail/smtp-mailer.js';
 import type { LoginThrottle } from '../../../domain/accounts/login-throttle.js';
@@ -11,6 +12,8 @@ export interface DashboardServices {
   /** Seals TOTP secrets (the service's secret box). */
   secretBox: SecretBox;
   throttle: LoginThrottle;
+  /** Shares the dashboard's rate limits between processes when configured; null: each process counts alone. */
+  redis: Redis | null;
   /** Sends invites when SMTP is configured; null otherwise (the link is shown to copy). */
   mailer: Mailer | null;
 }

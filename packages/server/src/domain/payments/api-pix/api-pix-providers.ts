@@ -8,11 +8,11 @@ import type { StoreProviders } from '../store-providers.js';
 import { apiPixClient } from './api-pix-client.js';
 import { apiPixProvider } from './api-pix-provider.js';
 import { createApiPixTransport } from './api-pix-transport.js';
-import type { TransportTimeouts } from './api-pix-transport.js';
+import type { TransportOptions } from './api-pix-transport.js';
 import { credentialsOf, findLiveSettings } from './provider-settings.js';
 import { accountOfColumns } from './receiving-account.js';
 
-export interface ApiPixProvidersOptions extends TransportTimeouts {
+export interface ApiPixProvidersOptions extends TransportOptions {
   /** STOREFRONT_SECRET, which seals the credentials at rest. */
   secret: string;
 }

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { BLOCKED_ADDRESS_CODE, outboundConnector } from '../../../platform/outbound/agent.js';
 import { ProviderError } from '../provider-errors.js';
 import { tokenRequest } from './token-request.js';
 import type { TokenRequestShape } from './token-request.js';
@@ -17,10 +18,15 @@ export interface ApiPixCredentials {
   tokenRequest: TokenRequestShape;
 }
 
-export interface TransportTimeouts {
+export interface TransportOptions {
   connectTimeoutMs: number;
   /** The whole exchange: headers and body. */
   requestTimeoutMs: number;
+  /**
+   * PSP endpoints exempt from the public-address rule (STOREFRONT_PSP_ALLOWED_HOSTS): the URLs come
+   * from the store's owner, so every other connection must reach a public address.
+   */
+  allowedHosts: ReadonlySet<string>;
 }
 
 export interface ApiPixResponse<T> {
@@ -39,23 +45,28 @@ const TOKEN_MARGIN_MS = 60_000;
 
 /**
  * One PSP, one undici Agent: mTLS with the store's client certificate on every call (token included),
- * TLS verification on, keep-alive, connect and request timeouts, OAuth2 client credentials in the
- * PSP's shape (HTTP Basic by default, see token-request.ts), the token cached until 60 s before its expiry. Every failure becomes a ProviderError naming
- * what happened (the PSP's problem+json `title`/`detail` when it sent one).
+ * TLS verification on, the outbound address policy, keep-alive, connect and request timeouts, OAuth2
+ * client credentials in the PSP's shape (HTTP Basic by default, see token-request.ts), the token
+ * cached until 60 s before its expiry. Every failure becomes a ProviderError naming what happened (the
+ * PSP's problem+json `title`/`detail` when it sent one).
  */
 export function createApiPixTransport(
   credentials: ApiPixCredentials,
-  timeouts: TransportTimeouts,
+  options: TransportOptions,
 ): ApiPixTransport {
   const { tls } = credentials;
   const agent = new Agent({
-    connect: {
-      ...('pfx' in tls
-        ? { pfx: tls.pfx, ...(tls.passphrase !== null && { passphrase: tls.passphrase }) }
-        : tls),
-      ...(credentials.ca !== null && { ca: credentials.ca }),
-      timeout: timeouts.connectTimeoutMs,
-    },
+    // The outbound address policy on every socket, token request included, checked where it connects.
+    connect: outboundConnector(
+      { allowedHosts: options.allowedHosts },
+      {
+        ...('pfx' in tls
+          ? { pfx: tls.pfx, ...(tls.passphrase !== null && { passphrase: tls.passphrase }) }
+          : tls),
+        ...(credentials.ca !== null && { ca: credentials.ca }),
+        timeout: options.connectTimeoutMs,
+      },
+    ),
     connections: 16,
     keepAliveTimeout: 30_000,
   });
@@ -74,13 +85,16 @@ export function createApiPixTransport(
         method,
         headers,
         body,
-        signal: AbortSignal.timeout(timeouts.requestTimeoutMs),
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
       });
       const text = await res.body.text();
       return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text };
     } catch (error) {
       throw new ProviderError(
-        `The PSP could not be reached at ${new URL(url).origin}: ${describe(error, timeouts)}.`,
+        `The PSP could not be reached at ${new URL(url).origin}: ${describe(error, options)}.`,
+        null,
+        {},
+        codeOf(error) === BLOCKED_ADDRESS_CODE,
       );
     }
   }
@@ -186,13 +200,20 @@ function problemOf(res: { status: number; text: string }): string {
   );
 }
 
-function describe(error: unknown, timeouts: TransportTimeouts): string {
+/** The transport error's code, or its cause's (undici wraps a refused connect). */
+function codeOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
+  return (error as NodeJS.ErrnoException).code ?? cause;
+}
+
+function describe(error: unknown, options: TransportOptions): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-    return `no answer within ${timeouts.requestTimeoutMs} ms`;
+    return `no answer within ${options.requestTimeoutMs} ms`;
   }
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${timeouts.connectTimeoutMs} ms`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${options.connectTimeoutMs} ms`;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
   // A PSP that rejects the client certificate just closes the connection during the handshake.
   const hint =
