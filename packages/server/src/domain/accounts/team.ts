@@ -7,6 +7,7 @@ import { lockedRows } from '../../platform/db/row-locks.js';
 import { insertInvite } from './invites.js';
 import type { Role } from './roles.js';
 import { emailKey, isEmail } from './users.js';
+import type { OnWrite } from '../kernel/write-context.js';
 
 /** Why a team change was refused; `code` lets the CLI and the dashboard word it each their way. */
 export class TeamError extends Error {
@@ -42,8 +43,13 @@ export interface AddedMember {
  * Adds a person to a store with a role: their account is made on first use of the e-mail (any case),
  * an existing account just gains the membership and keeps its password. An invite link is made only
  * for an account without a password: an invite never resets someone's password.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
-export async function addMember(db: Kysely<Database>, input: NewMember): Promise<AddedMember> {
+export async function addMember(
+  db: Kysely<Database>,
+  input: NewMember,
+  onWrite?: OnWrite<AddedMember>,
+): Promise<AddedMember> {
   const email = input.email.trim();
   if (!isEmail(email)) throw new TeamError('invalid_email', `"${input.email}" is not an e-mail address`);
   // A first use of the same e-mail by two requests at once: the second sees the first's user.
@@ -95,6 +101,7 @@ export async function addMember(db: Kysely<Database>, input: NewMember): Promise
       if (input.invite && user.password_hash === null) {
         added.inviteToken = await insertInvite(trx, user.id, input.storeId);
       }
+      await onWrite?.(trx, added);
       return added;
     }),
   );
@@ -181,11 +188,13 @@ async function keepAnOwner(
 /**
  * Takes a person out of a store: the membership, their sessions on this store and their open
  * invites to it go at once. The last owner stays: a store always has someone who can run it.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
 export async function removeMember(
   db: Kysely<Database>,
   storeId: string,
   email: string,
+  onWrite?: OnWrite<{ email: string; role: Role }>,
 ): Promise<{ id: string; email: string; role: Role }> {
   return db.transaction().execute(async (trx) => {
     await lockStoreRow(trx, storeId);
@@ -206,6 +215,7 @@ export async function removeMember(
       .where('store_id', '=', storeId)
       .where('user_id', '=', member.id)
       .execute();
+    await onWrite?.(trx, member);
     return member;
   });
 }
@@ -213,12 +223,14 @@ export async function removeMember(
 /**
  * Gives a member another role; it applies to their open sessions at their next request (a session
  * reads the role from the membership). The last owner cannot step down. Answers the role before.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
 export async function changeMemberRole(
   db: Kysely<Database>,
   storeId: string,
   email: string,
   role: Role,
+  onWrite?: OnWrite<{ email: string; from: Role; to: Role }>,
 ): Promise<{ id: string; email: string; from: Role; to: Role }> {
   return db.transaction().execute(async (trx) => {
     await lockStoreRow(trx, storeId);
@@ -231,6 +243,8 @@ export async function changeMemberRole(
       .where('store_id', '=', storeId)
       .where('user_id', '=', member.id)
       .execute();
-    return { id: member.id, email: member.email, from: member.role, to: role };
+    const changed = { id: member.id, email: member.email, from: member.role, to: role };
+    await onWrite?.(trx, changed);
+    return changed;
   });
 }

@@ -36,14 +36,15 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.', { email });
     let added;
     try {
-      added = await addMember(db, { storeId, email, role, invite: true });
+      added = await addMember(db, { storeId, email, role, invite: true }, (trx, added) =>
+        auditRequest(trx, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       const message =
         error.code === 'invalid_email' ? 'E-mail inválido.' : 'Esta pessoa já faz parte da loja.';
       return refuse(request, reply, 'team', message, { email }, error.code === 'invalid_email' ? 400 : 409);
     }
-    await auditRequest(db, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
     const url = added.inviteToken ? inviteUrl(config.publicUrl, added.inviteToken) : null;
     let emailed: boolean | null = null;
     if (url && services.mailer && config.smtp) {
@@ -59,8 +60,9 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
   app.post('/configuracoes/equipe/remover', guard('owner', { body: RemoveBody }), async (request, reply) => {
     const { storeId } = member(request);
     try {
-      const removed = await removeMember(db, storeId, request.body.email);
-      await auditRequest(db, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`);
+      await removeMember(db, storeId, request.body.email, (trx, removed) =>
+        auditRequest(trx, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
@@ -74,14 +76,14 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     const { email, role } = request.body;
     if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.');
     try {
-      const changed = await changeMemberRole(db, storeId, email, role);
-      if (changed.from !== changed.to)
-        await auditRequest(
-          db,
+      await changeMemberRole(db, storeId, email, role, (trx, changed) =>
+        auditRequest(
+          trx,
           request,
           'member_role_changed',
           `${changed.email}: ${ROLE_LABELS[changed.from]} → ${ROLE_LABELS[changed.to]}`,
-        );
+        ),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
