@@ -45,7 +45,9 @@ describeEachDatabase('actions through an API key in the audit log', (api: TestAp
   describe('cancels', () => {
     it('a Pix charge cancel is audited in its transaction', async () => {
       const charge = (await api.as(key).post('/payments/pix', { amount: 7, customer: BUYER })).body;
-      const refused = await withAuditRefused(api, () => api.as(key).post(`/payments/pix/${charge.id}/cancel`));
+      const refused = await withAuditRefused(api, () =>
+        api.as(key).post(`/payments/pix/${charge.id}/cancel`),
+      );
       expect(refused.status).toBe(500);
       expect((await api.as(key).get(`/payments/pix/${charge.id}`)).body.status).toBe('pending');
 
@@ -70,7 +72,10 @@ describeEachDatabase('actions through an API key in the audit log', (api: TestAp
   describe('webhook endpoints', () => {
     it('create, change, rotate, test and delete are each audited with the key', async () => {
       const as = api.as(key);
-      const created = await as.post('/webhooks', { url: 'https://audit.example.com/in', events: ['pix.paid'] });
+      const created = await as.post('/webhooks', {
+        url: 'https://audit.example.com/in',
+        events: ['pix.paid'],
+      });
       expect(created.status).toBe(201);
       const id = created.body.id as string;
       expect((await as.patch(`/webhooks/${id}`, { description: 'ERP', status: 'paused' })).status).toBe(200);
@@ -79,7 +84,9 @@ describeEachDatabase('actions through an API key in the audit log', (api: TestAp
       expect((await as.post(`/webhooks/${id}/test`)).status).toBe(202);
       expect((await as.delete(`/webhooks/${id}`)).status).toBe(200);
 
-      const rows = (await auditRecords(api, storeId, 'webhook_')).map((row) => `${row.action}: ${row.detail}`);
+      const rows = (await auditRecords(api, storeId, 'webhook_')).map(
+        (row) => `${row.action}: ${row.detail}`,
+      );
       expect(rows).toEqual([
         'webhook_created: https://audit.example.com/in (pix.paid)',
         'webhook_updated: https://audit.example.com/in: descrição, situação',
@@ -97,7 +104,10 @@ describeEachDatabase('actions through an API key in the audit log', (api: TestAp
 
     it('a change whose entry cannot be written is not made', async () => {
       const as = api.as(key);
-      const created = await as.post('/webhooks', { url: 'https://undo.example.com/in', events: ['pix.paid'] });
+      const created = await as.post('/webhooks', {
+        url: 'https://undo.example.com/in',
+        events: ['pix.paid'],
+      });
       const id = created.body.id as string;
       const refused = await withAuditRefused(api, () => as.patch(`/webhooks/${id}`, { description: 'não' }));
       expect(refused.status).toBe(500);
