@@ -118,7 +118,13 @@ export async function resendDeliveryEmail(
       .set({ delivery_email_status: 'pending' })
       .where('id', '=', sale.id)
       .execute();
-    await recordAudit(trx, sale.store_id, actor, 'delivery_email_resent', `Venda ${sale.id} para ${recipientOf(sale)}`);
+    await recordAudit(
+      trx,
+      sale.store_id,
+      actor,
+      'delivery_email_resent',
+      `Venda ${sale.id} para ${recipientOf(sale)}`,
+    );
     await wakeOnCommit(trx, EMAIL_WAKE);
   });
   return { ...sale, delivery_email_status: 'pending' };

@@ -106,6 +106,24 @@ describeEachDatabase(
       expect(await entriesOf('api_key_created')).toHaveLength(1);
     });
 
+    it('archiving a product or a coupon is undone when its entry cannot be written', async () => {
+      const product = (await api.as(key).post('/products', { nome: 'Ebook', preco: 10 })).body;
+      const coupon = (await api.as(key).post('/coupons', { code: 'AUDITADO', percent_off: 10 })).body;
+      const archive = () => [
+        post(`/dashboard/produtos/${product.id}/arquivar`),
+        post(`/dashboard/cupons/${coupon.id}/arquivar`),
+      ];
+      const refused = await withAuditRefused(api, async () => Promise.all(archive()));
+      expect(refused.map((res) => res.status)).toEqual([500, 500]);
+      expect((await api.as(key).get(`/products/${product.id}`)).body.ativo).toBe(true);
+      expect((await api.as(key).get(`/coupons/${coupon.id}`)).body.active).toBe(true);
+
+      expect((await Promise.all(archive())).map((res) => res.status)).toEqual([303, 303]);
+      expect((await api.as(key).get(`/products/${product.id}`)).body.ativo).toBe(false);
+      expect(await entriesOf('product_archived')).toEqual([`Ebook (${product.codigo})`]);
+      expect(await entriesOf('coupon_archived')).toEqual(['AUDITADO']);
+    });
+
     it('the audit page names the person who made each entry', async () => {
       const page = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/configuracoes');
       expect(page.text).toContain(`<td>${owner.email}</td><td>E-mail de entrega reenviado</td>`);

@@ -173,7 +173,16 @@ export function listAudit(
   let query = db
     .selectFrom('audit_log as a')
     .leftJoin('users as u', 'u.id', 'a.user_id')
-    .select(['a.id', 'a.action', 'a.actor_kind', 'a.actor_label', 'a.detail', 'a.ip', 'a.created_at', 'u.email'])
+    .select([
+      'a.id',
+      'a.action',
+      'a.actor_kind',
+      'a.actor_label',
+      'a.detail',
+      'a.ip',
+      'a.created_at',
+      'u.email',
+    ])
     .where('a.store_id', '=', storeId);
   if (before) {
     query = query.where((eb) =>

@@ -17,12 +17,8 @@ export type Actor =
  */
 export type OnWrite<T = void> = (trx: Kysely<Database>, result: T) => Promise<void>;
 
-/**
- * Who writes: the store every query is scoped by, the mode its events carry and, for a change owners
- * trace, the audit entry to write in its transaction.
- */
+/** Who writes: the store every query is scoped by, and the mode its events carry. */
 export interface WriteContext {
   storeId: string;
   livemode: boolean;
-  onWrite?: OnWrite;
 }
