@@ -112,9 +112,8 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
     const refuse = (error: string) => show(request, reply, { error, values }, 400);
     const identity = identityOf(form);
     if (typeof identity === 'string') return refuse(identity);
-    let row;
     try {
-      row = await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const saved = await saveProviderSettings(trx, secretBox, {
           storeId,
           baseUrl: values.base_url,
@@ -135,7 +134,6 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
           'psp_settings_changed',
           `${saved.base_url}; client id ${saved.client_id}; certificado ${saved.certificate_subject}; ${accountDetail(saved)}`,
         );
-        return saved;
       });
     } catch (error) {
       if (error instanceof ReceivingAccountError) return refuse(ACCOUNT_MESSAGES[error.field]);

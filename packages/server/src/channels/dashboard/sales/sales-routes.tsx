@@ -6,7 +6,7 @@ import { refundSale } from '../../../flows/refund-sale.js';
 import { toSale } from '../../../domain/sales/sale-object.js';
 import type { SalesTable } from '../../../domain/sales/sale-object.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { auditRequest, personActor } from '../shell/audit-request.js';
+import { personActor } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { formatBrl } from '../../../platform/values/money.js';
