@@ -216,7 +216,7 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
           (field) => body[field] !== undefined,
         );
         const changed = fields.map((field) => FIELD_LABELS[field]).join(', ');
-        await audit(trx, request, 'webhook_updated', `${row.url}: ${changed}`);
+        if (fields.length > 0) await audit(trx, request, 'webhook_updated', `${row.url}: ${changed}`);
         return toWebhookEndpoint(updated);
       });
     },
