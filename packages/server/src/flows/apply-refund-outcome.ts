@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { countRefund } from '../domain/analytics/daily-totals.js';
 import type { Database } from '../platform/db/schema.js';
+import type { OnWrite } from '../domain/kernel/write-context.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
 import type { Devolucao } from '../domain/payments/pix-provider.js';
 import { nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
@@ -20,7 +21,8 @@ export interface RefundRequest {
  * - `NAO_REALIZADO`: `refund.status` `failed` with the PSP's reason, event `sale.refund_failed`
  *   (the sale stays approved and may be refunded again);
  * - `EM_PROCESSAMENTO`: `refund.status` `pending`, checked again on the reconcile schedule.
- * Returns the sale as it is afterwards.
+ * Returns the sale as it is afterwards. `onWrite` (the merchant's refund: its audit entry) runs in the
+ * same transaction, only when the outcome changed the sale.
  */
 export async function applyRefundOutcome(
   db: Kysely<Database>,
@@ -28,6 +30,7 @@ export async function applyRefundOutcome(
   request: RefundRequest,
   outcome: Pick<Devolucao, 'status' | 'reason'>,
   scheduleMs?: readonly number[],
+  onWrite?: OnWrite,
 ): Promise<Sale> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   const base = { refund_id: request.refundId, refund_requested_at: request.requestedAt };
@@ -55,7 +58,9 @@ export async function applyRefundOutcome(
         refund_next_check_at: next,
       };
       const result = await open(trx).set(changes).executeTakeFirst();
-      return toSale(result.numUpdatedRows > 0n ? { ...row, ...changes } : row);
+      if (result.numUpdatedRows === 0n) return toSale(row);
+      await onWrite?.(trx);
+      return toSale({ ...row, ...changes });
     }
     const changes =
       outcome.status === 'DEVOLVIDO'
@@ -75,6 +80,7 @@ export async function applyRefundOutcome(
           };
     const result = await open(trx).set(changes).executeTakeFirst();
     if (result.numUpdatedRows === 0n) return toSale(row);
+    await onWrite?.(trx);
     if (outcome.status === 'DEVOLVIDO') await countRefund(trx, row, now);
     const sale = toSale({ ...row, ...changes });
     const type = outcome.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';

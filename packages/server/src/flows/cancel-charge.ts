@@ -13,6 +13,9 @@ import { markOrderCanceled } from '../domain/orders/orders-repository.js';
 import { dropRecoveryEmail } from './queue-recovery-email.js';
 import { ProviderError } from '../domain/payments/provider-errors.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
+import { auditing } from '../domain/accounts/audit.js';
+import { formatBrl } from '../platform/values/money.js';
+import type { Actor, OnWrite } from '../domain/kernel/write-context.js';
 
 function notCancelable(status: string): ApiError {
   if (status === 'paid') return invalidRequest('This Pix charge is already paid and cannot be canceled.');
@@ -24,13 +27,15 @@ function notCancelable(status: string): ApiError {
  * Cancels a pending charge, in both modes. Live, the PSP removes the cob first (`PATCH /cob/{txid}`);
  * if the PSP shows it paid instead, the payment is applied through the one pay path and the answer
  * is 400 (already paid). Locally, `pending → canceled` is a conditional update, so a payment or an
- * expiry racing the cancel leaves exactly one outcome and one event.
+ * expiry racing the cancel leaves exactly one outcome and one event. The `actor`'s audit entry (none
+ * when a subscription's cancel ends its first charge: that one is audited) commits with the cancel.
  */
 export async function cancelCharge(
   db: Kysely<Database>,
   payments: PaymentProviders,
   row: PixChargesTable,
   mail: Pick<Config, 'smtp'>,
+  actor?: Actor,
 ): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   const status = effectiveStatus(row);
@@ -49,7 +54,8 @@ export async function cancelCharge(
     });
     throw notCancelable('paid');
   }
-  return recordCanceled(db, row);
+  const detail = `${row.id} de ${formatBrl(row.amount_cents)}`;
+  return recordCanceled(db, row, actor && auditing(row.store_id, actor, 'pix_charge_canceled', detail));
 }
 
 /**
@@ -57,7 +63,11 @@ export async function cancelCharge(
  * A purchase-page order whose Pix this is becomes `canceled` in the same commit (its coupon hold and
  * any recovery e-mail still waiting end with it), and an order page watching the charge is told at once.
  */
-export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable): Promise<PixCharge> {
+export async function recordCanceled(
+  db: Kysely<Database>,
+  row: PixChargesTable,
+  onWrite?: OnWrite,
+): Promise<PixCharge> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   const canceled = await db.transaction().execute(async (trx) => {
     const now = nowIso();
@@ -67,6 +77,7 @@ export async function recordCanceled(db: Kysely<Database>, row: PixChargesTable)
     }
     const object = toPixCharge({ ...row, status: 'canceled', canceled_at: now, next_check_at: null }, now);
     await recordEvent(trx, { ...scope, type: 'pix.canceled', object });
+    await onWrite?.(trx);
     const order = await markOrderCanceled(trx, row.store_id, row.id);
     if (order) await dropRecoveryEmail(trx, order.id);
     return object;

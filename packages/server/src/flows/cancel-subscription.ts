@@ -9,19 +9,24 @@ import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { endSubscription } from './subscription-outcomes.js';
 import type { SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
 import { findSubscription } from '../domain/subscriptions/subscriptions-repository.js';
+import { recordAudit } from '../domain/accounts/audit.js';
+import type { Actor } from '../domain/kernel/write-context.js';
+import type { Customer } from '../domain/kernel/customer.js';
 
 /**
  * The merchant cancels (API or dashboard) → `canceled`, reason `merchant`, `subscription.canceled`.
  * A pending one first loses its first charge (so the code can no longer pay and authorise it; a
  * charge found paid at the PSP activates it instead, and it is then canceled as an active one). An
  * authorised one is canceled at the PSP first (live: `PATCH /rec/{idRec}` `CANCELADA`), so nothing
- * is billed after we say it ended. An ended subscription is 400.
+ * is billed after we say it ended. An ended subscription is 400. The `actor`'s audit entry commits
+ * with the cancel.
  */
 export async function cancelSubscription(
   db: Kysely<Database>,
   payments: PaymentProviders,
   row: SubscriptionsTable,
   mail: Pick<Config, 'smtp'>,
+  actor: Actor,
 ): Promise<SubscriptionsTable> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   let current = row;
@@ -40,7 +45,11 @@ export async function cancelSubscription(
     const provider = await payments.recurring(scope);
     await provider.cancelAuthorisation(current.id_rec);
   }
-  return db
-    .transaction()
-    .execute((trx) => endSubscription(trx, current, ['pending', 'active', 'past_due'], 'merchant'));
+  const customer = JSON.parse(row.customer) as Customer;
+  const detail = `${row.id} (${customer.name ?? customer.email ?? '—'})`;
+  return db.transaction().execute(async (trx) => {
+    const ended = await endSubscription(trx, current, ['pending', 'active', 'past_due'], 'merchant');
+    await recordAudit(trx, row.store_id, actor, 'subscription_canceled', detail);
+    return ended;
+  });
 }

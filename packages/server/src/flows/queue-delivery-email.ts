@@ -12,6 +12,8 @@ import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { EmailJobsTable } from '../domain/email/email-jobs.js';
 import { wakeOnCommit } from '../platform/jobs/wake.js';
 import { EMAIL_WAKE } from '../domain/email/email-queue.js';
+import { recordAudit } from '../domain/accounts/audit.js';
+import type { Actor } from '../domain/kernel/write-context.js';
 
 /** Where a sale's delivery e-mail goes: its customer's address, if any. */
 export function recipientOf(sale: Pick<SalesTable, 'customer'>): string | null {
@@ -79,12 +81,14 @@ export function countSkippedEmail(sale: Sale): void {
 /**
  * Queues a sale's delivery e-mail again, for an attempt now and a fresh retry schedule; the sale says
  * `pending` until it is settled. A job already waiting is pulled forward rather than doubled; one a
- * worker is sending at this moment is left to finish (its result stands).
+ * worker is sending at this moment is left to finish (its result stands). The `actor`'s audit entry
+ * commits with the queued job.
  */
 export async function resendDeliveryEmail(
   db: Kysely<Database>,
   sale: SalesTable,
   mail: Pick<Config, 'smtp'>,
+  actor: Actor,
 ): Promise<SalesTable> {
   if (recipientOf(sale) === null)
     throw invalidRequest(
@@ -114,6 +118,13 @@ export async function resendDeliveryEmail(
       .set({ delivery_email_status: 'pending' })
       .where('id', '=', sale.id)
       .execute();
+    await recordAudit(
+      trx,
+      sale.store_id,
+      actor,
+      'delivery_email_resent',
+      `Venda ${sale.id} para ${recipientOf(sale)}`,
+    );
     await wakeOnCommit(trx, EMAIL_WAKE);
   });
   return { ...sale, delivery_email_status: 'pending' };

@@ -3,6 +3,10 @@ import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { nowIso } from '../platform/values/time.js';
+import { formatBrl } from '../platform/values/money.js';
+import { auditing } from '../domain/accounts/audit.js';
+import type { Actor } from '../domain/kernel/write-context.js';
+import type { Devolucao } from '../domain/payments/pix-provider.js';
 import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
 
@@ -17,15 +21,25 @@ export function nextRefundId(row: SalesTable): string {
   return `${base}r${attempt ? Number(attempt[1]) + 1 : 2}`;
 }
 
+/** How the owners' audit log words the refund: its outcome at the PSP when not (yet) done. */
+function refundDetail(row: SalesTable, outcome: Pick<Devolucao, 'status'>): string {
+  const what = `Venda ${row.id} de ${formatBrl(row.amount_cents)}`;
+  if (outcome.status === 'EM_PROCESSAMENTO') return `${what} (pendente no PSP)`;
+  if (outcome.status === 'NAO_REALIZADO') return `${what} (recusado pelo PSP)`;
+  return what;
+}
+
 /**
  * Refunds a whole sale: the provider returns the Pix to the payer (`PUT /pix/{e2eid}/devolucao/{id}`;
  * simulated and immediate for test keys). A live refund the PSP is still processing leaves the sale
- * approved with `refund.status` `pending` until the PSP settles it (callback or reconciler).
+ * approved with `refund.status` `pending` until the PSP settles it (callback or reconciler). The
+ * `actor`'s audit entry is written in the transaction that records the outcome.
  */
 export async function refundSale(
   db: Kysely<Database>,
   payments: PaymentProviders,
   row: SalesTable,
+  actor: Actor,
   scheduleMs?: readonly number[],
 ): Promise<Sale> {
   if (row.status === 'refunded') throw invalidRequest('This sale is already refunded.');
@@ -44,7 +58,8 @@ export async function refundSale(
           refundId: request.refundId,
           amountCents: row.amount_cents,
         });
-  const sale = await applyRefundOutcome(db, row, request, devolucao, scheduleMs);
+  const onWrite = auditing(row.store_id, actor, 'sale_refunded', refundDetail(row, devolucao));
+  const sale = await applyRefundOutcome(db, row, request, devolucao, scheduleMs, onWrite);
   if (sale.status === 'approved' && sale.refund?.status !== 'pending' && sale.refund?.status !== 'failed') {
     throw invalidRequest('This sale is already refunded.');
   }

@@ -8,6 +8,8 @@ import { isUuid } from '../../platform/values/ids.js';
 import { WebhookDelivery, toWebhookDelivery } from '../../domain/webhooks/delivery-object.js';
 import { findEndpoint } from '../../domain/webhooks/endpoints-repository.js';
 import { asApiError, scopeOf } from './endpoints-routes.js';
+import { auditing } from '../../domain/accounts/audit.js';
+import { keyActor } from './key-actor.js';
 import {
   deliveriesQuery,
   findDelivery,
@@ -63,7 +65,8 @@ export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<
     },
     async (request, reply) => {
       const row = await endpointOr404(request, request.params.id);
-      const event = await queueTestEvent(db, row).catch((error: unknown) => {
+      const onWrite = auditing(row.store_id, keyActor(request), 'webhook_tested', row.url);
+      const event = await queueTestEvent(db, row, onWrite).catch((error: unknown) => {
         throw asApiError(error);
       });
       return reply.code(202).send({ object: 'webhook_test', endpoint_id: row.id, event_id: event.id });
@@ -115,7 +118,9 @@ export async function webhookDeliveriesRoutes(parent: FastifyInstance): Promise<
       const row = await endpointOr404(request, id);
       const delivery = await findDelivery(db, row, deliveryId);
       if (!delivery) throw notFound('webhook delivery', deliveryId);
-      await retryDelivery(db, row, delivery).catch((error: unknown) => {
+      const detail = `${row.url} (${delivery.event_id})`;
+      const onWrite = auditing(row.store_id, keyActor(request), 'webhook_retried', detail);
+      await retryDelivery(db, row, delivery, onWrite).catch((error: unknown) => {
         throw asApiError(error);
       });
       return reply.code(202).send({

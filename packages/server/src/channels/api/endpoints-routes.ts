@@ -12,6 +12,7 @@ import {
   StatusSchema,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
+  subscribedEvents,
   toWebhookEndpoint,
 } from '../../domain/webhooks/endpoint-object.js';
 import {
@@ -28,6 +29,9 @@ import {
   rotateEndpointSecret,
 } from '../../domain/webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../platform/outbound/url-policy.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import type { AuditAction } from '../../domain/accounts/audit.js';
+import { keyActor } from './key-actor.js';
 
 const UrlField = Type.String({
   minLength: 1,
@@ -57,6 +61,9 @@ const UpdateEndpointBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The fields a PATCH changed, as the owners' audit log names them. */
+const FIELD_LABELS = { url: 'endereço', events: 'eventos', description: 'descrição', status: 'situação' };
 
 const DeletedEndpoint = Type.Object({
   object: Type.Literal('webhook_endpoint'),
@@ -97,6 +104,10 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
   const secretBox = createSecretBox(config.secret);
   const tags = ['Webhook endpoints'];
 
+  /** The key's audit entry, in the change's transaction. */
+  const audit = (trx: typeof db, request: FastifyRequest, action: AuditAction, detail: string) =>
+    recordAudit(trx, request.auth.storeId, keyActor(request), action, detail);
+
   function acceptedUrl(raw: string): string {
     const check = checkWebhookUrl(raw, { allowedHosts: config.webhookAllowedHosts });
     if (!check.ok) throw invalidRequest(`Invalid url: ${check.reason}.`, 'url');
@@ -130,6 +141,7 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
           .execute(async (trx) => {
             const { row, secret } = await createEndpoint(trx, secretBox, scopeOf(request), { ...body, url });
             const object = { ...toWebhookEndpoint(row), secret };
+            await audit(trx, request, 'webhook_created', `${url} (${subscribedEvents(row).join(', ')})`);
             await keep(trx, object);
             return object;
           })
@@ -199,7 +211,13 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
       return db.transaction().execute(async (trx) => {
         const row = await endpointOr404(trx, request, request.params.id);
         const events = body.events && foldEvents(body.events);
-        return toWebhookEndpoint(await updateEndpoint(trx, row, { ...body, url, events }));
+        const updated = await updateEndpoint(trx, row, { ...body, url, events });
+        const fields = (Object.keys(FIELD_LABELS) as (keyof typeof FIELD_LABELS)[]).filter(
+          (field) => body[field] !== undefined,
+        );
+        const changed = fields.map((field) => FIELD_LABELS[field]).join(', ');
+        if (fields.length > 0) await audit(trx, request, 'webhook_updated', `${row.url}: ${changed}`);
+        return toWebhookEndpoint(updated);
       });
     },
   );
@@ -220,6 +238,7 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
       db.transaction().execute(async (trx) => {
         const row = await endpointOr404(trx, request, request.params.id);
         await deleteEndpoint(trx, row);
+        await audit(trx, request, 'webhook_deleted', row.url);
         return { object: 'webhook_endpoint' as const, id: row.id, deleted: true as const };
       }),
   );
@@ -249,6 +268,7 @@ export async function webhookEndpointsRoutes(parent: FastifyInstance): Promise<v
         db.transaction().execute(async (trx) => {
           const current = await endpointOr404(trx, request, request.params.id);
           const { row, secret } = await rotateEndpointSecret(trx, current, overlapHours, secretBox);
+          await audit(trx, request, 'webhook_secret_rotated', current.url);
           const object = { ...toWebhookEndpoint(row), secret };
           await keep(trx, object);
           return object;

@@ -7,6 +7,7 @@ import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';
 import { nowIso } from '../../platform/values/time.js';
 import { cancelCharge } from '../../flows/cancel-charge.js';
+import { keyActor } from './key-actor.js';
 import { CreatePixChargeBody, EXTERNAL_ID_PATTERN, createCharge } from '../../flows/create-charge.js';
 import {
   PIX_CHARGE_ID_PATTERN,
@@ -158,7 +159,13 @@ export async function pixChargesRoutes(parent: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      cancelCharge(db, payments, await chargeOr404(request.auth, request.params.id), app.config),
+      cancelCharge(
+        db,
+        payments,
+        await chargeOr404(request.auth, request.params.id),
+        app.config,
+        keyActor(request),
+      ),
   );
 
   app.post(

@@ -7,6 +7,7 @@ import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';
 import { isUuid } from '../../platform/values/ids.js';
 import { refundSale } from '../../flows/refund-sale.js';
+import { keyActor } from './key-actor.js';
 import { Sale, toSale } from '../../domain/sales/sale-object.js';
 import { findSale, listSalesQuery } from '../../domain/sales/sales-repository.js';
 import type { SaleScope } from '../../domain/sales/sales-repository.js';
@@ -83,6 +84,7 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
         db,
         payments,
         await saleOr404(request.auth, request.params.id),
+        keyActor(request),
         app.config.pixReconcileScheduleMs,
       ),
   );
@@ -103,7 +105,7 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const row = await saleOr404(request.auth, request.params.id);
-      const queued = await resendDeliveryEmail(db, row, app.config);
+      const queued = await resendDeliveryEmail(db, row, app.config, keyActor(request));
       return reply.code(202).send(toSale(queued));
     },
   );

@@ -6,6 +6,20 @@ import { Store, UpdateStoreBody, toStore } from '../../domain/stores/store-objec
 import { storeSettingsChanges, updateStoreSettings } from '../../domain/stores/store-settings.js';
 import { findStore } from '../../domain/stores/stores.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import { keyActor } from './key-actor.js';
+
+/** What a PATCH changed, as the owners' audit log words it (settings by name, never a token). */
+function describeChanges(store: StoresTable, set: Partial<StoresTable>): string[] {
+  const changed = (Object.keys(set) as (keyof StoresTable)[]).filter((key) => set[key] !== store[key]);
+  const has = (prefix: string) => changed.some((key) => key.startsWith(prefix));
+  return [
+    changed.includes('name') ? `nome: ${store.name} → ${set.name}` : null,
+    changed.includes('timezone') ? `fuso horário: ${store.timezone} → ${set.timezone}` : null,
+    has('recovery_email_') ? 'e-mail de pedido abandonado' : null,
+    has('meta_') ? 'conversões Meta' : null,
+  ].filter((change): change is string => change !== null);
+}
 
 /**
  * The key's store as a resource (API 1.2.0): its name and the settings a store runs itself with (time
@@ -52,7 +66,15 @@ export async function storeRoutes(parent: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const store = await storeOf(request.auth.storeId);
-      return toStore(await updateStoreSettings(db, store, storeSettingsChanges(store, request.body, box)));
+      const set = storeSettingsChanges(store, request.body, box);
+      const changes = describeChanges(store, set);
+      const updated = await db.transaction().execute(async (trx) => {
+        const after = await updateStoreSettings(trx, store, set);
+        if (changes.length > 0)
+          await recordAudit(trx, store.id, keyActor(request), 'store_updated', changes.join('; '));
+        return after;
+      });
+      return toStore(updated);
     },
   );
 }

@@ -6,6 +6,7 @@ import { sendCreation } from '../../platform/http/idempotency.js';
 import { PageQuery } from '../../platform/http/pagination.js';
 import { IdParams, ListEnvelope, errorResponses } from '../../platform/http/schemas.js';
 import { cancelSubscription } from '../../flows/cancel-subscription.js';
+import { keyActor } from './key-actor.js';
 import { CreateSubscriptionBody, createSubscription } from '../../flows/create-subscription.js';
 import { simulateBuyerCancel, simulateFailure, simulateRenewal } from '../../flows/simulate-subscription.js';
 import {
@@ -161,6 +162,7 @@ export async function subscriptionsRoutes(parent: FastifyInstance): Promise<void
           payments,
           await subscriptionOr404(request.auth, request.params.id),
           app.config,
+          keyActor(request),
         ),
       ),
   );

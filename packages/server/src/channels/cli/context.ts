@@ -3,6 +3,10 @@ import type { Config } from '../../platform/config/config.js';
 import { openDatabase } from '../../platform/db/database.js';
 import type { Db } from '../../platform/db/database.js';
 import { migrateToLatest } from '../../platform/db/migrations/migrate.js';
+import type { Actor } from '../../domain/kernel/write-context.js';
+
+/** The operator, as the owners' audit log names every change a command makes to a store: "CLI". */
+export const CLI: Actor = { kind: 'cli' };
 
 /** A bad configuration ends the process with a message naming the variable, not a stack trace. */
 export function loadConfigOrExit(): Config {

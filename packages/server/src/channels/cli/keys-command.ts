@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../platform/api-keys/api-keys.js';
+import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from '../../platform/api-keys/api-keys.js';
 import { parseScopes } from '../../platform/api-keys/scopes.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { print, withDatabase } from './context.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import { CLI, print, withDatabase } from './context.js';
 import { fail } from '../server/fail.js';
 
 export function registerKeysCommand(program: Command): void {
@@ -25,10 +26,15 @@ export function registerKeysCommand(program: Command): void {
       }
       await withDatabase(async ({ kysely }) => {
         if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
-        const key = await createApiKey(kysely, {
-          storeId: options.store,
-          mode: options.mode as 'test',
-          scopes,
+        const key = await kysely.transaction().execute(async (trx) => {
+          const created = await createApiKey(trx, {
+            storeId: options.store,
+            mode: options.mode as 'test',
+            scopes,
+          });
+          const detail = `${created.prefix} (${created.mode}; ${created.scopes.join(' ')})`;
+          await recordAudit(trx, created.store_id, CLI, 'api_key_created', detail);
+          return created;
         });
         const out = { id: key.id, key: key.key, store_id: key.store_id, mode: key.mode, scopes: key.scopes };
         print(!!options.json, out, `${key.key}\n(key id ${key.id}; save the key now, it is not shown again)`);
@@ -59,7 +65,12 @@ export function registerKeysCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, options: { json?: boolean }) => {
       await withDatabase(async ({ kysely }) => {
-        if (!(await revokeApiKey(kysely, keyId))) fail(`no key with id ${keyId}`);
+        const key = await findApiKey(kysely, keyId);
+        if (!key) fail(`no key with id ${keyId}`);
+        await kysely.transaction().execute(async (trx) => {
+          await revokeApiKey(trx, keyId);
+          if (!key.revoked_at) await recordAudit(trx, key.store_id, CLI, 'api_key_revoked', key.prefix);
+        });
         print(!!options.json, { id: keyId, revoked: true }, `Revoked key ${keyId}.`);
       });
     });

@@ -21,7 +21,8 @@ import { parseTokenParams, TOKEN_AUTHS, TOKEN_FORMATS } from '../../domain/payme
 import type { TokenAuth, TokenFormat } from '../../domain/payments/api-pix/token-request.js';
 import { createSecretBox } from '../../platform/values/secret-box.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { print, warn, withDatabase } from './context.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import { CLI, print, warn, withDatabase } from './context.js';
 import { fail } from '../server/fail.js';
 
 interface SetOptions {
@@ -149,21 +150,31 @@ export function registerPixProviderCommand(program: Command): void {
       await withDatabase(async ({ kysely }, config) => {
         let row;
         try {
-          row = await saveProviderSettings(kysely, createSecretBox(config.secret), {
-            storeId: options.store,
-            baseUrl: options.baseUrl,
-            tokenUrl: options.tokenUrl,
-            clientId: options.clientId,
-            clientSecret,
-            identity,
-            caPem,
-            tokenRequest: {
-              scope: options.scope ?? null,
-              auth: options.tokenAuth,
-              format: options.tokenFormat,
-              params: parseTokenParams(options.tokenParam),
-            },
-            account: { account: options.account, accountType: options.accountType, branch: options.branch },
+          row = await kysely.transaction().execute(async (trx) => {
+            const saved = await saveProviderSettings(trx, createSecretBox(config.secret), {
+              storeId: options.store,
+              baseUrl: options.baseUrl,
+              tokenUrl: options.tokenUrl,
+              clientId: options.clientId,
+              clientSecret,
+              identity,
+              caPem,
+              tokenRequest: {
+                scope: options.scope ?? null,
+                auth: options.tokenAuth,
+                format: options.tokenFormat,
+                params: parseTokenParams(options.tokenParam),
+              },
+              account: { account: options.account, accountType: options.accountType, branch: options.branch },
+            });
+            await recordAudit(
+              trx,
+              saved.store_id,
+              CLI,
+              'psp_settings_changed',
+              `${saved.base_url} (Client ID ${saved.client_id})`,
+            );
+            return saved;
           });
         } catch (error) {
           return fail((error as Error).message);
@@ -247,7 +258,11 @@ export function registerPixProviderCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (options: { store: string; json?: boolean }) => {
       await withDatabase(async ({ kysely }) => {
-        const removed = await removeProviderSettings(kysely, options.store);
+        const removed = await kysely.transaction().execute(async (trx) => {
+          const done = await removeProviderSettings(trx, options.store);
+          if (done) await recordAudit(trx, options.store, CLI, 'psp_settings_changed', 'removidas');
+          return done;
+        });
         if (!removed) fail(`store ${options.store} has no Pix provider`);
         const store = await findStore(kysely, options.store);
         if (store?.checkout_mode === 'live') {

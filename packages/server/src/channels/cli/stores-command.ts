@@ -9,7 +9,8 @@ import { handleProblem } from '../../platform/values/handle.js';
 import { HandleTakenError, findStore, listStores, updateStore } from '../../domain/stores/stores.js';
 import { createStore } from '../../flows/create-store.js';
 import type { CheckoutMode, StoresTable } from '../../domain/stores/stores.js';
-import { print, withDatabase } from './context.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import { CLI, print, withDatabase } from './context.js';
 import { fail } from '../server/fail.js';
 
 interface PixOptions extends PixSettingsInput {
@@ -70,6 +71,22 @@ function pixSettingsOrExit(options: PixSettingsInput): PixSettings {
   }
 }
 
+/** The settings an update changed, as the owners' audit log names them. */
+const SETTING_LABELS: [keyof StoresTable, string][] = [
+  ['name', 'nome'],
+  ['handle', 'identificador'],
+  ['checkout_mode', 'modo de cobrança'],
+  ['pix_key', 'chave Pix'],
+  ['merchant_name', 'nome do recebedor'],
+  ['merchant_city', 'cidade do recebedor'],
+];
+
+function describeChanges(before: StoresTable, after: StoresTable): string {
+  return SETTING_LABELS.filter(([column]) => before[column] !== after[column])
+    .map(([column, label]) => `${label}: ${before[column] ?? '—'} → ${after[column] ?? '—'}`)
+    .join('; ');
+}
+
 function describeStore(store: StoresTable) {
   const { id, name, handle, checkout_mode, pix_key, merchant_name, merchant_city } = store;
   return { id, name, handle, checkout_mode, pix_key, merchant_name, merchant_city };
@@ -90,7 +107,11 @@ export function registerStoresCommand(program: Command): void {
       const page = pageOptionsOrExit(options);
       await withDatabase(async ({ kysely }) => {
         await refuseUnusableMode(kysely, null, page.checkoutMode);
-        const store = await orFailOnTakenHandle(createStore(kysely, { name: options.name, ...pix, ...page }));
+        const store = await orFailOnTakenHandle(
+          createStore(kysely, { name: options.name, ...pix, ...page }, (trx, created) =>
+            recordAudit(trx, created.id, CLI, 'store_created', created.name),
+          ),
+        );
         print(!!options.json, store, `Created store ${store.id} (${store.name}).`);
       });
     });
@@ -107,13 +128,19 @@ export function registerStoresCommand(program: Command): void {
       const page = pageOptionsOrExit(options);
       if (options.name !== undefined && options.name.trim() === '') fail('--name cannot be empty');
       await withDatabase(async ({ kysely }) => {
-        if (!(await findStore(kysely, storeId))) fail(`no store with id ${storeId}`);
+        const before = await findStore(kysely, storeId);
+        if (!before) fail(`no store with id ${storeId}`);
         await refuseUnusableMode(kysely, storeId, page.checkoutMode);
         const store = await orFailOnTakenHandle(
-          updateStore(kysely, storeId, {
-            ...pix,
-            ...page,
-            ...(options.name !== undefined && { name: options.name }),
+          kysely.transaction().execute(async (trx) => {
+            const after = await updateStore(trx, storeId, {
+              ...pix,
+              ...page,
+              ...(options.name !== undefined && { name: options.name }),
+            });
+            const changes = after && describeChanges(before, after);
+            if (changes) await recordAudit(trx, storeId, CLI, 'store_updated', changes);
+            return after;
           }),
         );
         if (!store) fail(`no store with id ${storeId}`);

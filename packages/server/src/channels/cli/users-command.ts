@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { inviteUrl } from '../../domain/accounts/invites.js';
 import { hashPassword, passwordLengthProblem } from '../../domain/accounts/passwords.js';
-import { isRole, ROLES } from '../../domain/accounts/roles.js';
+import { isRole, ROLE_LABELS, ROLES } from '../../domain/accounts/roles.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
 import type { Role } from '../../domain/accounts/roles.js';
 import { addMember, listMembers, removeMember, renewInvite, TeamError } from '../../domain/accounts/team.js';
 import { findStore } from '../../domain/stores/stores.js';
-import { print, withDatabase } from './context.js';
+import { CLI, print, withDatabase } from './context.js';
 import { fail } from '../server/fail.js';
 
 /** The first line of the file, without its line ending: `echo secret > file` works. */
@@ -64,13 +65,24 @@ export function registerUsersCommand(program: Command): void {
         await withDatabase(async ({ kysely }, config) => {
           if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
           const added = await orFailOnTeamError(
-            addMember(kysely, {
-              storeId: options.store,
-              email: options.email,
-              role: options.role as Role,
-              ...(passwordHash !== undefined && { passwordHash }),
-              invite: !!options.invite,
-            }),
+            addMember(
+              kysely,
+              {
+                storeId: options.store,
+                email: options.email,
+                role: options.role as Role,
+                ...(passwordHash !== undefined && { passwordHash }),
+                invite: !!options.invite,
+              },
+              (trx, added) =>
+                recordAudit(
+                  trx,
+                  added.store_id,
+                  CLI,
+                  options.invite ? 'member_invited' : 'member_added',
+                  `${added.email} (${ROLE_LABELS[added.role]})`,
+                ),
+            ),
           );
           // The operator's links always set a missing password: the field says nothing here.
           const { inviteToken, linkSetsPassword: _, ...member } = added;
@@ -120,7 +132,17 @@ export function registerUsersCommand(program: Command): void {
       await withDatabase(async ({ kysely }, config) => {
         if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
         const renewed = await orFailOnTeamError(
-          renewInvite(kysely, options.store, options.email, { byOperator: true }),
+          renewInvite(kysely, options.store, options.email, {
+            byOperator: true,
+            onWrite: (trx, renewed) =>
+              recordAudit(
+                trx,
+                options.store,
+                CLI,
+                'member_invited',
+                `${renewed.email} (${ROLE_LABELS[renewed.role]}, convite reenviado)`,
+              ),
+          }),
         );
         const out = {
           id: renewed.id,
@@ -149,7 +171,17 @@ export function registerUsersCommand(program: Command): void {
     .action(async (options: { store: string; email: string; json?: boolean }) => {
       await withDatabase(async ({ kysely }) => {
         if (!(await findStore(kysely, options.store))) fail(`no store with id ${options.store}`);
-        const removed = await orFailOnTeamError(removeMember(kysely, options.store, options.email));
+        const removed = await orFailOnTeamError(
+          removeMember(kysely, options.store, options.email, (trx, member) =>
+            recordAudit(
+              trx,
+              options.store,
+              CLI,
+              'member_removed',
+              `${member.email} (${ROLE_LABELS[member.role]})`,
+            ),
+          ),
+        );
         print(
           !!options.json,
           { ...removed, store_id: options.store, removed: true },

@@ -7,6 +7,7 @@ import { lockedRows } from '../../platform/db/row-locks.js';
 import { insertInvite, invitedElsewhere } from './invites.js';
 import type { Role } from './roles.js';
 import { emailKey, isEmail } from './users.js';
+import type { OnWrite } from '../kernel/write-context.js';
 
 /** Why a team change was refused; `code` lets the CLI and the dashboard word it each their way. */
 export class TeamError extends Error {
@@ -48,13 +49,23 @@ export interface AddedMember {
  * password. The operator's word is the acceptance for an account that has a password (given here or
  * before); one without gets an invite (a link that sets the password and accepts this membership, when
  * asked for), even if a store invited it too: the operator is trusted, and sees every store anyway.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
-export function addMember(db: Kysely<Database>, input: NewMember): Promise<AddedMember> {
-  return insertMembership(db, input, async (_trx, user) => {
-    if (user.password_hash !== null) return { accepted: true };
-    if (!input.invite) return { accepted: false };
-    return { accepted: false, link: { setsPassword: true } };
-  });
+export function addMember(
+  db: Kysely<Database>,
+  input: NewMember,
+  onWrite?: OnWrite<AddedMember>,
+): Promise<AddedMember> {
+  return insertMembership(
+    db,
+    input,
+    async (_trx, user) => {
+      if (user.password_hash !== null) return { accepted: true };
+      if (!input.invite) return { accepted: false };
+      return { accepted: false, link: { setsPassword: true } };
+    },
+    onWrite,
+  );
 }
 
 /**
@@ -63,18 +74,24 @@ export function addMember(db: Kysely<Database>, input: NewMember): Promise<Added
  * an account with none that no other store has invited: an owner never holds a link that sets the
  * password of someone invited elsewhere; every other person signs in (with their own password) to
  * accept, so an owner who knows an account's password (because they made it) still cannot accept
- * another store's invite without that store's link.
+ * another store's invite without that store's link. `onWrite` runs in the same transaction.
  */
 export function inviteMember(
   db: Kysely<Database>,
   input: Pick<NewMember, 'storeId' | 'email' | 'role'>,
+  onWrite?: OnWrite<AddedMember>,
 ): Promise<AddedMember> {
-  return insertMembership(db, input, async (trx, user) => ({
-    accepted: false,
-    link: {
-      setsPassword: user.password_hash === null && !(await invitedElsewhere(trx, user.id, input.storeId)),
-    },
-  }));
+  return insertMembership(
+    db,
+    input,
+    async (trx, user) => ({
+      accepted: false,
+      link: {
+        setsPassword: user.password_hash === null && !(await invitedElsewhere(trx, user.id, input.storeId)),
+      },
+    }),
+    onWrite,
+  );
 }
 
 type Acceptance = { accepted: boolean; link?: { setsPassword: boolean } };
@@ -86,6 +103,7 @@ async function insertMembership(
     trx: Transaction<Database>,
     user: { id: string; password_hash: string | null },
   ) => Promise<Acceptance>,
+  onWrite?: OnWrite<AddedMember>,
 ): Promise<AddedMember> {
   const email = input.email.trim();
   if (!isEmail(email)) throw new TeamError('invalid_email', `"${input.email}" is not an e-mail address`);
@@ -147,6 +165,7 @@ async function insertMembership(
         added.inviteToken = await insertInvite(trx, user.id, input.storeId, link.setsPassword);
         added.linkSetsPassword = link.setsPassword;
       }
+      await onWrite?.(trx, added);
       return added;
     }),
   );
@@ -161,8 +180,8 @@ export async function renewInvite(
   db: Kysely<Database>,
   storeId: string,
   email: string,
-  { byOperator = false } = {},
-): Promise<{ id: string; email: string; role: Role; inviteToken: string; linkSetsPassword: boolean }> {
+  { byOperator = false, onWrite }: { byOperator?: boolean; onWrite?: OnWrite<RenewedInvite> } = {},
+): Promise<RenewedInvite> {
   return db.transaction().execute(async (trx) => {
     const member = await memberByEmail(trx, storeId, email);
     if (member.accepted_at !== null) {
@@ -171,8 +190,18 @@ export async function renewInvite(
     const linkSetsPassword =
       member.password_hash === null && (byOperator || !(await invitedElsewhere(trx, member.id, storeId)));
     const inviteToken = await insertInvite(trx, member.id, storeId, linkSetsPassword);
-    return { id: member.id, email: member.email, role: member.role, inviteToken, linkSetsPassword };
+    const renewed = { id: member.id, email: member.email, role: member.role, inviteToken, linkSetsPassword };
+    await onWrite?.(trx, renewed);
+    return renewed;
   });
+}
+
+export interface RenewedInvite {
+  id: string;
+  email: string;
+  role: Role;
+  inviteToken: string;
+  linkSetsPassword: boolean;
 }
 
 export interface Member {
@@ -261,11 +290,13 @@ async function keepAnOwner(
 /**
  * Takes a person out of a store: the membership, their sessions on this store and their open
  * invites to it go at once. The last owner stays: a store always has someone who can run it.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
 export async function removeMember(
   db: Kysely<Database>,
   storeId: string,
   email: string,
+  onWrite?: OnWrite<{ email: string; role: Role }>,
 ): Promise<{ id: string; email: string; role: Role }> {
   return db.transaction().execute(async (trx) => {
     await lockStoreRow(trx, storeId);
@@ -286,19 +317,23 @@ export async function removeMember(
       .where('store_id', '=', storeId)
       .where('user_id', '=', member.id)
       .execute();
-    return { id: member.id, email: member.email, role: member.role };
+    const removed = { id: member.id, email: member.email, role: member.role };
+    await onWrite?.(trx, removed);
+    return removed;
   });
 }
 
 /**
  * Gives a member another role; it applies to their open sessions at their next request (a session
  * reads the role from the membership). The last owner cannot step down. Answers the role before.
+ * `onWrite` (its audit entry) runs in the same transaction.
  */
 export async function changeMemberRole(
   db: Kysely<Database>,
   storeId: string,
   email: string,
   role: Role,
+  onWrite?: OnWrite<{ email: string; from: Role; to: Role }>,
 ): Promise<{ id: string; email: string; from: Role; to: Role }> {
   return db.transaction().execute(async (trx) => {
     await lockStoreRow(trx, storeId);
@@ -311,6 +346,8 @@ export async function changeMemberRole(
       .where('store_id', '=', storeId)
       .where('user_id', '=', member.id)
       .execute();
-    return { id: member.id, email: member.email, from: member.role, to: role };
+    const changed = { id: member.id, email: member.email, from: member.role, to: role };
+    await onWrite?.(trx, changed);
+    return changed;
   });
 }

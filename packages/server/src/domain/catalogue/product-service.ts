@@ -16,7 +16,7 @@ import type { CreateProductBody, UpdateProductBody } from './product-schemas.js'
 import { findProduct, insertProduct, markInactive, updateProduct } from './products-repository.js';
 import { slugify } from './slug.js';
 import { checkStoreRules, freeSlug } from './store-rules.js';
-import type { WriteContext } from '../kernel/write-context.js';
+import type { OnWrite, WriteContext } from '../kernel/write-context.js';
 
 /**
  * A generated codigo or slug can collide with a concurrent creation in the same store; the unique
@@ -74,12 +74,17 @@ function toColumns(fields: UpdateProductBody): Partial<ProductsTable> {
   };
 }
 
-/** `keep` stores the API's answer in the same transaction (an Idempotency-Key), see `sendCreation`. */
+/**
+ * `keep` stores the API's answer in the same transaction (an Idempotency-Key), see `sendCreation`.
+ * Here and below, `onWrite` (the change's audit entry) runs in the change's transaction, only when
+ * something changed.
+ */
 export async function createProduct(
   db: Kysely<Database>,
   ctx: WriteContext,
   body: CreateProductBody,
   keep?: KeepAnswer,
+  onWrite?: OnWrite<Product>,
 ): Promise<Product> {
   const { storeId, livemode } = ctx;
   return retryOnUniqueViolation(CREATE_ATTEMPTS, () =>
@@ -102,6 +107,7 @@ export async function createProduct(
       await insertProduct(trx, row);
       const object = toProduct(row);
       await recordEvent(trx, { storeId, type: 'product.created', livemode, object });
+      await onWrite?.(trx, object);
       await keep?.(trx, object);
       return object;
     }),
@@ -117,6 +123,7 @@ export async function editProduct(
   ctx: WriteContext,
   id: string,
   body: UpdateProductBody,
+  onWrite?: OnWrite<Product>,
 ): Promise<Product> {
   const { storeId, livemode } = ctx;
   try {
@@ -132,6 +139,7 @@ export async function editProduct(
       checkRecurringPrice({ ...row, ...changes });
       const object = toProduct(await updateProduct(trx, row, changes));
       await recordEvent(trx, { storeId, type: 'product.updated', livemode, object });
+      await onWrite?.(trx, object);
       return object;
     });
   } catch (error) {
@@ -143,7 +151,12 @@ export async function editProduct(
 }
 
 /** Sets `ativo` to false, once: archiving an inactive product answers the same and writes no event. */
-export function archiveProduct(db: Kysely<Database>, ctx: WriteContext, id: string): Promise<Product> {
+export function archiveProduct(
+  db: Kysely<Database>,
+  ctx: WriteContext,
+  id: string,
+  onWrite?: OnWrite<Product>,
+): Promise<Product> {
   const { storeId, livemode } = ctx;
   return db.transaction().execute(async (trx) => {
     const row = await productOr404(trx, storeId, id);
@@ -151,6 +164,7 @@ export function archiveProduct(db: Kysely<Database>, ctx: WriteContext, id: stri
     if (!archived) return toProduct({ ...row, ativo: 0 });
     const object = toProduct(archived);
     await recordEvent(trx, { storeId, type: 'product.archived', livemode, object });
+    await onWrite?.(trx, object);
     return object;
   });
 }

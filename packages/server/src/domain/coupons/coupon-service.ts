@@ -10,6 +10,7 @@ import { COUPON_ID_PATTERN, toCoupon } from './coupon-object.js';
 import type { Coupon, CouponsTable } from './coupon-object.js';
 import type { CreateCouponBody, UpdateCouponBody } from './coupon-schemas.js';
 import { findCoupon, insertCoupon, updateCoupon } from './coupons-repository.js';
+import type { OnWrite } from '../kernel/write-context.js';
 
 /*
  * Creating, changing and archiving a coupon: the API's /coupons routes and the dashboard's Cupons
@@ -87,12 +88,16 @@ export async function createCoupon(
   return toCoupon(row);
 }
 
-/** Changes only the fields sent; a limit below the redemptions already counted is refused. */
+/**
+ * Changes only the fields sent; a limit below the redemptions already counted is refused. `onWrite`
+ * (its audit entry, given the coupon before and after) runs in the same transaction.
+ */
 export function editCoupon(
   db: Kysely<Database>,
   storeId: string,
   id: string,
   body: UpdateCouponBody,
+  onWrite?: OnWrite<{ before: CouponsTable; after: Coupon }>,
 ): Promise<Coupon> {
   return db.transaction().execute(async (trx) => {
     const row = await couponOr404(trx, storeId, id);
@@ -109,7 +114,9 @@ export function editCoupon(
       ...(body.expires_at !== undefined && { expires_at: body.expires_at }),
       ...(body.product_ids !== undefined && { product_ids: JSON.stringify(body.product_ids) }),
     };
-    return toCoupon(await updateCoupon(trx, row, changes));
+    const after = toCoupon(await updateCoupon(trx, row, changes));
+    await onWrite?.(trx, { before: row, after });
+    return after;
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { OnWrite } from '../kernel/write-context.js';
 import type { EventType } from '../../platform/outbox/event-types.js';
 import { recordEvent } from '../../platform/outbox/outbox.js';
 import type { StorefrontEvent } from '../../platform/outbox/outbox.js';
@@ -92,6 +93,7 @@ function assertActive(row: { status: EndpointStatus }): void {
 export async function queueTestEvent(
   db: Kysely<Database>,
   row: WebhookEndpointsTable,
+  onWrite?: OnWrite,
 ): Promise<StorefrontEvent> {
   assertActive(row);
   return db.transaction().execute(async (trx) => {
@@ -103,6 +105,7 @@ export async function queueTestEvent(
       object: toWebhookEndpoint(row),
     });
     await enqueueNow(trx, { storeId: row.store_id, endpointId: row.id, eventId: recorded.id });
+    await onWrite?.(trx);
     return recorded;
   });
 }
@@ -128,6 +131,7 @@ export async function retryDelivery(
   db: Kysely<Database>,
   row: WebhookEndpointsTable,
   delivery: WebhookDeliveriesTable,
+  onWrite?: OnWrite,
 ): Promise<void> {
   assertActive(row);
   const { last } = await db
@@ -136,12 +140,15 @@ export async function retryDelivery(
     .where('endpoint_id', '=', row.id)
     .where('event_id', '=', delivery.event_id)
     .executeTakeFirstOrThrow();
-  await enqueueNow(db, {
-    storeId: row.store_id,
-    endpointId: row.id,
-    eventId: delivery.event_id,
-    attempts: Number(last ?? delivery.attempt),
-    manual: true,
+  await db.transaction().execute(async (trx) => {
+    await enqueueNow(trx, {
+      storeId: row.store_id,
+      endpointId: row.id,
+      eventId: delivery.event_id,
+      attempts: Number(last ?? delivery.attempt),
+      manual: true,
+    });
+    await onWrite?.(trx);
   });
 }
 

@@ -76,6 +76,12 @@ export async function createApiKey(
   return { ...toInfo(row), key };
 }
 
+/** One key by id, in any store (the operator's `keys revoke`), or undefined. */
+export async function findApiKey(db: Kysely<Database>, keyId: string): Promise<ApiKeyInfo | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  return row && toInfo(row);
+}
+
 export async function listApiKeys(db: Kysely<Database>, storeId: string): Promise<ApiKeyInfo[]> {
   const rows = await db
     .selectFrom('api_keys')

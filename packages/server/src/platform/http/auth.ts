@@ -11,6 +11,8 @@ import { authFailureLimit } from './auth-failures.js';
 
 export interface AuthContext {
   keyId: string;
+  /** The key's public prefix (`sk_live_abc1…`), how the owners' audit log names it; never the secret. */
+  prefix: string;
   storeId: string;
   mode: KeyMode;
   livemode: boolean;
@@ -89,6 +91,7 @@ class KeyCache {
     if (!key) return null;
     return {
       keyId: key.id,
+      prefix: key.prefix,
       storeId: key.store_id,
       mode: key.mode,
       livemode: key.mode === 'live',

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../platform/db/schema.js';
 import { COUPON_ID_PATTERN, toCoupon } from '../../../domain/coupons/coupon-object.js';
 import type { Coupon, CouponsTable } from '../../../domain/coupons/coupon-object.js';
 import { archiveCoupon, createCoupon, editCoupon } from '../../../domain/coupons/coupon-service.js';
@@ -55,8 +57,14 @@ const refusal = (error: unknown, values: CouponValues) =>
 export const couponsScreen = defineScreen('coupons', async (app, services) => {
   const { db } = app;
 
-  const record = (request: FastifyRequest, action: AuditAction, coupon: Coupon, detail = '') =>
-    auditRequest(db, request, action, `${coupon.code}${detail}`);
+  /** The coupon's audit entry; `trx` is the change's transaction. */
+  const record = (
+    trx: Kysely<Database>,
+    request: FastifyRequest,
+    action: AuditAction,
+    coupon: Coupon,
+    detail = '',
+  ) => auditRequest(trx, request, action, `${coupon.code}${detail}`);
 
   async function couponOr404(request: FastifyRequest, id: string): Promise<CouponsTable> {
     const row = COUPON_ID_PATTERN.test(id) ? await findCoupon(db, member(request).storeId, id) : undefined;
@@ -167,11 +175,15 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     const { _csrf, ...values } = request.body;
     let coupon: Coupon;
     try {
-      coupon = await createCoupon(db, storeId, await creationBody(db, storeId, storeTimezone, request.body));
+      const body = await creationBody(db, storeId, storeTimezone, request.body);
+      coupon = await db.transaction().execute(async (trx) => {
+        const created = await createCoupon(trx, storeId, body);
+        await record(trx, request, 'coupon_created', created);
+        return created;
+      });
     } catch (error) {
       return showNew(request, reply, refusal(error, values), 400);
     }
-    await record(request, 'coupon_created', coupon);
     return reply.redirect(`${PATH}/${coupon.id}?aviso=criado`, 303);
   });
 
@@ -191,12 +203,14 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     let coupon: Coupon;
     try {
       const body = await changeBody(db, before, row.store_id, member(request).storeTimezone, request.body);
-      coupon = await editCoupon(db, row.store_id, row.id, body);
+      coupon = await editCoupon(db, row.store_id, row.id, body, async (trx, { after }) => {
+        const changed = changedFields(before, after);
+        if (changed.length > 0)
+          await record(trx, request, 'coupon_updated', after, `: ${changed.join(', ')}`);
+      });
     } catch (error) {
       return showCoupon(request, reply, row, { state: refusal(error, values) }, 400);
     }
-    const changed = changedFields(before, coupon);
-    if (changed.length > 0) await record(request, 'coupon_updated', coupon, `: ${changed.join(', ')}`);
     return reply.redirect(`${PATH}/${coupon.id}?aviso=salvo`, 303);
   });
 
@@ -205,8 +219,10 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await couponOr404(request, request.params.id);
-      const coupon = await archiveCoupon(db, row.store_id, row.id);
-      if (row.active === 1) await record(request, 'coupon_archived', coupon);
+      await db.transaction().execute(async (trx) => {
+        const coupon = await archiveCoupon(trx, row.store_id, row.id);
+        if (row.active === 1) await record(trx, request, 'coupon_archived', coupon);
+      });
       return reply.redirect(`${PATH}/${row.id}?aviso=arquivado`, 303);
     },
   );
@@ -216,8 +232,9 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await couponOr404(request, request.params.id);
-      const coupon = await editCoupon(db, row.store_id, row.id, { active: true });
-      if (row.active === 0) await record(request, 'coupon_reactivated', coupon);
+      await editCoupon(db, row.store_id, row.id, { active: true }, async (trx, { before, after }) => {
+        if (before.active === 0) await record(trx, request, 'coupon_reactivated', after);
+      });
       return reply.redirect(`${PATH}/${row.id}?aviso=reativado`, 303);
     },
   );

@@ -19,7 +19,7 @@ import {
   rotateEndpointSecret,
 } from '../../../domain/webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../../platform/outbound/url-policy.js';
-import { auditRequest } from '../shell/audit-request.js';
+import { auditRequest, auditingRequest } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { endpointDeliveries, storeEndpoints, storeEvents } from './developers-data.js';
@@ -124,8 +124,11 @@ export const developersScreen = defineScreen('developers', async (app, services)
     } catch {
       return show(request, reply, { errors: { keys: 'Escolha ao menos uma permissão válida.' } }, 400);
     }
-    const created = await createApiKey(db, { storeId, mode, scopes });
-    await auditRequest(db, request, 'api_key_created', `${created.prefix} (${mode}; ${scopes.join(' ')})`);
+    const created = await db.transaction().execute(async (trx) => {
+      const key = await createApiKey(trx, { storeId, mode, scopes });
+      await auditRequest(trx, request, 'api_key_created', `${key.prefix} (${mode}; ${scopes.join(' ')})`);
+      return key;
+    });
     return show(request, reply, { newKey: created.key });
   });
 
@@ -136,9 +139,12 @@ export const developersScreen = defineScreen('developers', async (app, services)
       const { storeId } = member(request);
       const { id } = request.params;
       const key = (await listApiKeys(db, storeId)).find((k) => k.id === id);
-      if (!key || !(await revokeApiKey(db, id, storeId)))
-        throw new DashboardError(404, 'Chave não encontrada.');
-      if (!key.revoked_at) await auditRequest(db, request, 'api_key_revoked', key.prefix);
+      const revoked = await db.transaction().execute(async (trx) => {
+        if (!key || !(await revokeApiKey(trx, id, storeId))) return false;
+        if (!key.revoked_at) await auditRequest(trx, request, 'api_key_revoked', key.prefix);
+        return true;
+      });
+      if (!revoked) throw new DashboardError(404, 'Chave não encontrada.');
       return reply.redirect(`${PATH}?aviso=revogada#chaves`, 303);
     },
   );
@@ -186,7 +192,7 @@ export const developersScreen = defineScreen('developers', async (app, services)
     async (request, reply) => {
       const row = await endpointOr404(request, request.params.id);
       try {
-        await queueTestEvent(db, row);
+        await queueTestEvent(db, row, auditingRequest(request, 'webhook_tested', row.url));
       } catch (error) {
         if (!(error instanceof WebhookRuleError)) throw error;
         return showEndpoint(request, reply, row.id, { error: inactive }, 400);
@@ -203,12 +209,12 @@ export const developersScreen = defineScreen('developers', async (app, services)
       const delivery = await findDelivery(db, row, request.params.delivery);
       if (!delivery) throw new DashboardError(404, 'Entrega não encontrada.');
       try {
-        await retryDelivery(db, row, delivery);
+        const detail = `${row.url} (${delivery.event_id})`;
+        await retryDelivery(db, row, delivery, auditingRequest(request, 'webhook_retried', detail));
       } catch (error) {
         if (!(error instanceof WebhookRuleError)) throw error;
         return showEndpoint(request, reply, row.id, { error: inactive }, 400);
       }
-      await auditRequest(db, request, 'webhook_retried', `${row.url} (${delivery.event_id})`);
       return reply.redirect(`${PATH}/webhooks/${row.id}?aviso=reenvio`, 303);
     },
   );

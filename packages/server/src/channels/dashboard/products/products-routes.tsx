@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../platform/db/schema.js';
 import { isUuid } from '../../../platform/values/ids.js';
 import { listCheckoutsQuery } from '../../../domain/checkouts/checkouts-repository.js';
 import { toProduct } from '../../../domain/catalogue/product-object.js';
@@ -53,8 +55,11 @@ const EMPTY_FORM: ProductFormState = { values: {}, errors: {} };
 export const productsScreen = defineScreen('products', async (app, services) => {
   const { db, config } = app;
 
-  const record = (request: FastifyRequest, action: AuditAction, product: Product, detail = '') =>
-    auditRequest(db, request, action, `${product.nome} (${product.codigo})${detail}`);
+  /** The product's audit entry, written by the product service in the change's transaction. */
+  const record =
+    (request: FastifyRequest, action: AuditAction, detail = (_: Product) => '') =>
+    (trx: Kysely<Database>, product: Product) =>
+      auditRequest(trx, request, action, `${product.nome} (${product.codigo})${detail(product)}`);
 
   async function productOr404(request: FastifyRequest, id: string): Promise<ProductsTable> {
     const row = isUuid(id) ? await findProduct(db, member(request).storeId, id) : undefined;
@@ -153,11 +158,16 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     let product: Product;
     try {
       const body = await creationBody(db, member(request).storeId, request.body);
-      product = await createProduct(db, await storeWriteContext(db, request), body);
+      product = await createProduct(
+        db,
+        await storeWriteContext(db, request),
+        body,
+        undefined,
+        record(request, 'product_created'),
+      );
     } catch (error) {
       return showForm(request, reply, refusal(error, values), 400);
     }
-    await record(request, 'product_created', product);
     return reply.redirect(`${PATH}/${product.id}?aviso=criado`, 303);
   });
 
@@ -179,12 +189,17 @@ export const productsScreen = defineScreen('products', async (app, services) => 
       let product: Product;
       try {
         const body = await changeBody(db, row.store_id, request.body);
-        product = await editProduct(db, await storeWriteContext(db, request), row.id, body);
+        const changed = (after: Product) => `: ${changedFields(toProduct(row), after).join(', ')}`;
+        product = await editProduct(
+          db,
+          await storeWriteContext(db, request),
+          row.id,
+          body,
+          record(request, 'product_updated', changed),
+        );
       } catch (error) {
         return showProduct(request, reply, row, { state: refusal(error, values) }, 400);
       }
-      const changed = changedFields(toProduct(row), product);
-      if (changed.length > 0) await record(request, 'product_updated', product, `: ${changed.join(', ')}`);
       return reply.redirect(`${PATH}/${product.id}?aviso=salvo`, 303);
     },
   );
@@ -194,8 +209,12 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await productOr404(request, request.params.id);
-      const product = await archiveProduct(db, await storeWriteContext(db, request), row.id);
-      if (row.ativo === 1) await record(request, 'product_archived', product);
+      await archiveProduct(
+        db,
+        await storeWriteContext(db, request),
+        row.id,
+        record(request, 'product_archived'),
+      );
       return reply.redirect(`${PATH}/${row.id}?aviso=arquivado`, 303);
     },
   );
@@ -205,8 +224,13 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     guard('editor', { params: IdParams, body: CsrfBody }),
     async (request, reply) => {
       const row = await productOr404(request, request.params.id);
-      const product = await editProduct(db, await storeWriteContext(db, request), row.id, { ativo: true });
-      if (row.ativo === 0) await record(request, 'product_reactivated', product);
+      await editProduct(
+        db,
+        await storeWriteContext(db, request),
+        row.id,
+        { ativo: true },
+        record(request, 'product_reactivated'),
+      );
       return reply.redirect(`${PATH}/${row.id}?aviso=reativado`, 303);
     },
   );

@@ -148,21 +148,28 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
     const refuse = (error: string) => show(request, reply, { error, values }, 400);
     const identity = identityOf(form);
     if (typeof identity === 'string') return refuse(identity);
-    let row;
     try {
-      row = await saveProviderSettings(db, secretBox, {
-        storeId,
-        baseUrl: values.base_url,
-        tokenUrl: values.token_url.trim() === '' ? undefined : values.token_url,
-        clientId: values.client_id,
-        clientSecret: form.fields.client_secret ?? '',
-        identity,
-        caPem: form.files.ca?.toString('utf8'),
-        account: {
-          account: values.account_number,
-          accountType: values.account_type,
-          branch: values.account_branch,
-        },
+      await db.transaction().execute(async (trx) => {
+        const saved = await saveProviderSettings(trx, secretBox, {
+          storeId,
+          baseUrl: values.base_url,
+          tokenUrl: values.token_url.trim() === '' ? undefined : values.token_url,
+          clientId: values.client_id,
+          clientSecret: form.fields.client_secret ?? '',
+          identity,
+          caPem: form.files.ca?.toString('utf8'),
+          account: {
+            account: values.account_number,
+            accountType: values.account_type,
+            branch: values.account_branch,
+          },
+        });
+        await auditRequest(
+          trx,
+          request,
+          'psp_settings_changed',
+          `${saved.base_url}; client id ${saved.client_id}; certificado ${saved.certificate_subject}; ${accountDetail(saved)}`,
+        );
       });
     } catch (error) {
       if (error instanceof ReceivingAccountError) return refuse(ACCOUNT_MESSAGES[error.field]);
@@ -174,12 +181,6 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
       if (/must not be empty/.test(message)) return refuse('Preencha o Client ID e o Client secret.');
       throw error;
     }
-    await auditRequest(
-      db,
-      request,
-      'psp_settings_changed',
-      `${row.base_url}; client id ${row.client_id}; certificado ${row.certificate_subject}; ${accountDetail(row)}`,
-    );
     return reply.redirect(`${PSP_PATH}?aviso=salvo`, 303);
   });
 

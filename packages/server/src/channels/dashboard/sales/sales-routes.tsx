@@ -6,7 +6,7 @@ import { refundSale } from '../../../flows/refund-sale.js';
 import { toSale } from '../../../domain/sales/sale-object.js';
 import type { SalesTable } from '../../../domain/sales/sale-object.js';
 import { findStore } from '../../../domain/stores/stores.js';
-import { auditRequest } from '../shell/audit-request.js';
+import { personActor } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { formatBrl } from '../../../platform/values/money.js';
@@ -167,18 +167,17 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
   app.post('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
     const row = await saleOr404(request, request.params.id);
     try {
-      await refundSale(db, app.payments, row, app.config.pixReconcileScheduleMs);
+      await refundSale(db, app.payments, row, personActor(request), app.config.pixReconcileScheduleMs);
     } catch (error) {
       return refusal(request, reply, row.id, 'Não foi possível reembolsar:', error);
     }
-    await auditRequest(db, request, 'sale_refunded', `Venda ${row.id} de ${formatBrl(row.amount_cents)}`);
     return reply.redirect(`/dashboard/vendas/${row.id}?feito=reembolso`, 303);
   });
 
   app.post('/vendas/:id/reenviar-email', guard('editor', { params: SaleParams }), async (request, reply) => {
     const row = await saleOr404(request, request.params.id);
     try {
-      await resendDeliveryEmail(db, row, app.config);
+      await resendDeliveryEmail(db, row, app.config, personActor(request));
     } catch (error) {
       return refusal(request, reply, row.id, 'Não foi possível reenviar o e-mail:', error);
     }

@@ -13,8 +13,10 @@ export const sessionScreen = defineScreen('session', async (app) => {
 
   app.post('/logout', guard('viewer'), async (request, reply) => {
     const session = member(request);
-    await endSession(db, session.idHash);
-    await auditRequest(db, request, 'logout', session.email);
+    await db.transaction().execute(async (trx) => {
+      await endSession(trx, session.idHash);
+      await auditRequest(trx, request, 'logout', session.email);
+    });
     return reply.header('set-cookie', sessionCookie(config.publicUrl, null, 0)).redirect(LOGIN_PATH, 303);
   });
 

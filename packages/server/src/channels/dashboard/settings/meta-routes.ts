@@ -27,20 +27,24 @@ export const metaRoutes: SectionRoutes = (app, { secretBox }, { refuse, done }) 
     const { _csrf: _token, access_token: _secret, ...values } = request.body;
     const changes = metaFormChanges(store, request.body, secretBox);
     if ('error' in changes) return refuse(request, reply, 'meta', changes.error, values);
-    await updateStoreSettings(db, store, changes.set);
     const detail = [
       `pixel ${changes.set.meta_pixel_id}`,
       changes.set.meta_access_token_sealed ? 'token novo' : null,
       changes.set.meta_browser_pixel ? 'pixel no navegador' : null,
     ].filter(Boolean);
-    await auditRequest(db, request, 'meta_conversions_changed', detail.join('; '));
+    await db.transaction().execute(async (trx) => {
+      await updateStoreSettings(trx, store, changes.set);
+      await auditRequest(trx, request, 'meta_conversions_changed', detail.join('; '));
+    });
     return done(reply, 'meta', 'meta');
   });
 
   app.post('/configuracoes/meta/remover', guard('owner'), async (request, reply) => {
     const store = (await findStore(db, member(request).storeId))!;
-    await updateStoreSettings(db, store, metaRemoval(store, secretBox));
-    await auditRequest(db, request, 'meta_conversions_changed', 'removidas');
+    await db.transaction().execute(async (trx) => {
+      await updateStoreSettings(trx, store, metaRemoval(store, secretBox));
+      await auditRequest(trx, request, 'meta_conversions_changed', 'removidas');
+    });
     return done(reply, 'meta-removido', 'meta');
   });
 };

@@ -32,9 +32,11 @@ export const paymentsRoutes: SectionRoutes = (app, _services, { refuse, done }) 
       );
     }
     const before = (await findStore(db, storeId))!;
-    await updateStore(db, storeId, { pixKey });
-    if (before.pix_key !== pixKey)
-      await auditRequest(db, request, 'pix_key_changed', `${before.pix_key ?? '—'} → ${pixKey}`);
+    await db.transaction().execute(async (trx) => {
+      await updateStore(trx, storeId, { pixKey });
+      if (before.pix_key !== pixKey)
+        await auditRequest(trx, request, 'pix_key_changed', `${before.pix_key ?? '—'} → ${pixKey}`);
+    });
     return done(reply, 'pix', 'pagamentos');
   });
 
@@ -51,15 +53,17 @@ export const paymentsRoutes: SectionRoutes = (app, _services, { refuse, done }) 
       );
     }
     const before = (await findStore(db, storeId))!;
-    await updateStore(db, storeId, { checkoutMode: mode });
-    if (before.checkout_mode !== mode) {
-      await auditRequest(
-        db,
-        request,
-        'checkout_mode_changed',
-        `${MODE_LABELS[before.checkout_mode]} → ${MODE_LABELS[mode]}`,
-      );
-    }
+    await db.transaction().execute(async (trx) => {
+      await updateStore(trx, storeId, { checkoutMode: mode });
+      if (before.checkout_mode !== mode) {
+        await auditRequest(
+          trx,
+          request,
+          'checkout_mode_changed',
+          `${MODE_LABELS[before.checkout_mode]} → ${MODE_LABELS[mode]}`,
+        );
+      }
+    });
     return done(reply, 'modo', 'pagamentos');
   });
 };

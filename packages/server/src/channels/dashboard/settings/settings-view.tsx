@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS } from '../../../domain/accounts/audit.js';
+import { AUDIT_ACTIONS, actorName } from '../../../domain/accounts/audit.js';
 import { ROLE_LABELS, ROLES } from '../../../domain/accounts/roles.js';
 import type { Role } from '../../../domain/accounts/roles.js';
 import {
@@ -324,7 +324,7 @@ function AuditSection(props: { data: SettingsData }) {
                   <td>
                     <DateTime iso={row.created_at} />
                   </td>
-                  <td>{row.email ?? '—'}</td>
+                  <td>{actorName(row)}</td>
                   <td>{AUDIT_ACTIONS[row.action] ?? row.action}</td>
                   <td>{row.detail}</td>
                   <td>{row.ip ?? '—'}</td>

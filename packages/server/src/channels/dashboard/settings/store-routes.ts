@@ -39,17 +39,19 @@ export const storeRoutes: SectionRoutes = (app, _services, { refuse, done }) => 
     const fault = handleFault(handle);
     if (fault) return refuse(request, reply, 'store', HANDLE_FAULTS[fault], values);
     const before = (await findStore(db, storeId))!;
-    try {
-      await updateStore(db, storeId, { name, handle });
-    } catch (error) {
-      if (!(error instanceof HandleTakenError)) throw error;
-      return refuse(request, reply, 'store', 'Este identificador já é usado por outra loja.', values, 409);
-    }
     const changes = [
       before.name === name ? null : `nome: ${before.name} → ${name}`,
       before.handle === handle ? null : `identificador: ${before.handle} → ${handle}`,
     ].filter(Boolean);
-    if (changes.length > 0) await auditRequest(db, request, 'store_updated', changes.join('; '));
+    try {
+      await db.transaction().execute(async (trx) => {
+        await updateStore(trx, storeId, { name, handle });
+        if (changes.length > 0) await auditRequest(trx, request, 'store_updated', changes.join('; '));
+      });
+    } catch (error) {
+      if (!(error instanceof HandleTakenError)) throw error;
+      return refuse(request, reply, 'store', 'Este identificador já é usado por outra loja.', values, 409);
+    }
     return done(reply, 'loja', 'loja');
   });
 };

@@ -70,14 +70,15 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.', { email });
     let added;
     try {
-      added = await inviteMember(db, { storeId, email, role });
+      added = await inviteMember(db, { storeId, email, role }, (trx, added) =>
+        auditRequest(trx, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       const message =
         error.code === 'invalid_email' ? 'E-mail inválido.' : 'Esta pessoa já faz parte da loja.';
       return refuse(request, reply, 'team', message, { email }, error.code === 'invalid_email' ? 400 : 409);
     }
-    await auditRequest(db, request, 'member_invited', `${added.email} (${ROLE_LABELS[role]})`);
     const invite = await sendInvite(
       request,
       { ...added, inviteToken: added.inviteToken!, linkSetsPassword: added.linkSetsPassword! },
@@ -91,26 +92,29 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     const { storeId, storeName } = member(request);
     let renewed;
     try {
-      renewed = await renewInvite(db, storeId, request.body.email);
+      renewed = await renewInvite(db, storeId, request.body.email, {
+        onWrite: (trx, renewed) =>
+          auditRequest(
+            trx,
+            request,
+            'member_invited',
+            `${renewed.email} (${ROLE_LABELS[renewed.role]}, convite reenviado)`,
+          ),
+      });
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
       return refuse(request, reply, 'team', 'Esta pessoa já aceitou o convite.', {}, 409);
     }
-    await auditRequest(
-      db,
-      request,
-      'member_invited',
-      `${renewed.email} (${ROLE_LABELS[renewed.role]}, convite reenviado)`,
-    );
     return show(request, reply, { invite: await sendInvite(request, renewed, storeName) });
   });
 
   app.post('/configuracoes/equipe/remover', guard('owner', { body: RemoveBody }), async (request, reply) => {
     const { storeId } = member(request);
     try {
-      const removed = await removeMember(db, storeId, request.body.email);
-      await auditRequest(db, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`);
+      await removeMember(db, storeId, request.body.email, (trx, removed) =>
+        auditRequest(trx, request, 'member_removed', `${removed.email} (${ROLE_LABELS[removed.role]})`),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);
@@ -124,14 +128,14 @@ export const teamRoutes: SectionRoutes = (app, services, { show, refuse, done })
     const { email, role } = request.body;
     if (!isRole(role)) return refuse(request, reply, 'team', 'Escolha um papel.');
     try {
-      const changed = await changeMemberRole(db, storeId, email, role);
-      if (changed.from !== changed.to)
-        await auditRequest(
-          db,
+      await changeMemberRole(db, storeId, email, role, (trx, changed) =>
+        auditRequest(
+          trx,
           request,
           'member_role_changed',
           `${changed.email}: ${ROLE_LABELS[changed.from]} → ${ROLE_LABELS[changed.to]}`,
-        );
+        ),
+      );
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       if (error.code === 'not_member') throw new DashboardError(404, NOT_MEMBER);

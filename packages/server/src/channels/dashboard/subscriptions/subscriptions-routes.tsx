@@ -14,7 +14,7 @@ import {
   findSubscription,
   listSubscriptionsQuery,
 } from '../../../domain/subscriptions/subscriptions-repository.js';
-import { auditRequest } from '../shell/audit-request.js';
+import { personActor } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { Notice, PostForm } from '../views/components.js';
@@ -186,20 +186,13 @@ export const subscriptionsScreen = defineScreen('subscriptions', async (app, ser
     const session = member(request);
     const row = await subscriptionOr404(await scopeOf(session.storeId), request.params.id);
     try {
-      await cancelSubscription(db, app.payments, row, config);
+      await cancelSubscription(db, app.payments, row, config, personActor(request));
     } catch (error) {
       // The service's 400: the subscription had already ended (canceled or expired).
       if (error instanceof ApiError && error.statusCode === 400)
         return reply.redirect(`${PATH}?aviso=encerrada`, 303);
       throw error;
     }
-    const customer = JSON.parse(row.customer) as Customer;
-    await auditRequest(
-      db,
-      request,
-      'subscription_canceled',
-      `${row.id} (${customer.name ?? customer.email ?? '—'})`,
-    );
     return reply.redirect(`${PATH}?aviso=cancelada`, 303);
   });
 });

@@ -22,6 +22,7 @@ import * as dashboardCatalog from './0021-dashboard-catalog.js';
 import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
 import * as receivingAccount from './0023-receiving-account.js';
 import * as membershipAcceptance from './0024-membership-acceptance.js';
+import * as auditActor from './0026-audit-actor.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022-subscriptions-fixes': subscriptionsFixes,
   '0023-receiving-account': receivingAccount,
   '0024-membership-acceptance': membershipAcceptance,
+  '0026-audit-actor': auditActor,
 };
