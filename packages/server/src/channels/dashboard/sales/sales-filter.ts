@@ -72,6 +72,8 @@ export interface ListedSale {
   payment_method: SalesTable['payment_method'];
   customer: string | null;
   coupon: string | null;
+  /** JSON array of SaleItem (the product and its order bumps); null for a charge made through the API. */
+  items: string | null;
   /** JSON Tracking (`{}` when the sale came with none). */
   tracking: string;
   product_name: string | null;
@@ -147,6 +149,7 @@ export function filteredSalesQuery(
       'sales.payment_method',
       'sales.customer',
       'sales.coupon',
+      'sales.items',
       // Defaulted to '{}' by migration 0015: never undefined on a read.
       (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
       'products.nome as product_name',
