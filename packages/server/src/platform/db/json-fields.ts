@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { QueryExecutor, RawBuilder } from 'kysely';
+import { foldedSql } from './folded-text.js';
 import { isPostgres } from './sql-dialect.js';
 
 /**
@@ -19,10 +20,10 @@ export const JSON_FIELDS = {
     sqlite: "json_extract(customer, '$.document')",
     postgres: "(customer::jsonb ->> 'document')",
   },
-  /** A sale's customer name, lower-cased: searched by substring (no index). */
+  /** A sale's customer name, folded (no accents, lower case): searched by substring (no index). */
   customerName: {
-    sqlite: "lower(json_extract(customer, '$.name'))",
-    postgres: "lower(customer::jsonb ->> 'name')",
+    sqlite: foldedSql("json_extract(customer, '$.name')", false),
+    postgres: foldedSql("(customer::jsonb ->> 'name')", true),
   },
   /** The id of the object an event is about (a sale, a charge …). */
   eventObjectId: {

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
 import { addDays, localDayStart } from '../../../platform/values/local-date.js';
+import { foldText } from '../../../platform/db/folded-text.js';
 import { jsonField } from '../../../platform/db/json-fields.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
@@ -42,7 +43,8 @@ export interface SaleCursor {
 /**
  * What "Buscar" looks for: an e-mail (it has an @) by exact address, a CPF/CNPJ (11 digits, or 14
  * characters ending in two digits, once dots, dashes, slashes and spaces are gone) by its bare form, anything
- * else as part of the name. E-mail and document use their indexes; a name is matched row by row.
+ * else as part of the name, accents and case ignored. E-mail and document use their indexes; a name is
+ * matched row by row.
  */
 export type Search =
   { kind: 'email'; value: string } | { kind: 'document'; value: string } | { kind: 'name'; value: string };
@@ -54,7 +56,7 @@ export function parseSearch(raw: string | undefined): Search | null {
   const bare = text.replace(/[.\-/\s]/g, '').toUpperCase();
   // CPF: 11 digits; CNPJ: 14, the last two digits (check digits), the first twelve letters or digits.
   if (/^[0-9]{11}$|^[0-9A-Z]{12}[0-9]{2}$/.test(bare)) return { kind: 'document', value: bare };
-  return { kind: 'name', value: text.toLowerCase() };
+  return { kind: 'name', value: foldText(text) };
 }
 
 /** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern. */
