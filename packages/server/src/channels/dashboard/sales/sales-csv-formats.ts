@@ -1,4 +1,5 @@
 import { parseTracking } from '../../../domain/kernel/tracking.js';
+import { toCents } from '../../../platform/values/money.js';
 import type { Customer } from '../../../domain/kernel/customer.js';
 import type { SaleCoupon, SaleItem } from '../../../domain/kernel/line-items.js';
 import { SALE_STATUS_LABELS, formatDateTime } from '../views/format.js';
@@ -102,7 +103,7 @@ export const EXCEL_CSV: CsvFormat = {
     const { customer, coupon, items, tracking } = readSale(sale);
     const bumps = items
       .filter((item) => item.kind === 'order_bump')
-      .map((item) => `${item.nome} (${decimalAmount(Math.round(item.amount * 100), ',')})`);
+      .map((item) => `${item.nome} (${decimalAmount(toCents(item.amount), ',')})`);
     return [
       sale.id,
       // `28/11/2026 14:30`: without the comma Intl puts after the date, Excel reads it as a date and time.
