@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { QueryExecutor, RawBuilder } from 'kysely';
-import { foldedSql } from './folded-text.js';
 import { isPostgres } from './sql-dialect.js';
 
 /**
@@ -20,10 +19,10 @@ export const JSON_FIELDS = {
     sqlite: "json_extract(customer, '$.document')",
     postgres: "(customer::jsonb ->> 'document')",
   },
-  /** A sale's customer name, folded (no accents, lower case): searched by substring (no index). */
+  /** A sale's customer name: searched by substring, accents and case ignored (folded-text.ts; no index). */
   customerName: {
-    sqlite: foldedSql("json_extract(customer, '$.name')", false),
-    postgres: foldedSql("(customer::jsonb ->> 'name')", true),
+    sqlite: "json_extract(customer, '$.name')",
+    postgres: "(customer::jsonb ->> 'name')",
   },
   /** The id of the object an event is about (a sale, a charge …). */
   eventObjectId: {

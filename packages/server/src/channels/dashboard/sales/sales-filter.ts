@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
 import { addDays, localDayStart } from '../../../platform/values/local-date.js';
-import { foldText } from '../../../platform/db/folded-text.js';
-import { jsonField } from '../../../platform/db/json-fields.js';
+import { foldedContains } from '../../../platform/db/folded-text.js';
+import { jsonField, jsonFieldSql } from '../../../platform/db/json-fields.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
 import type { SaleStatus, SalesTable } from '../../../domain/sales/sale-object.js';
@@ -56,11 +55,8 @@ export function parseSearch(raw: string | undefined): Search | null {
   const bare = text.replace(/[.\-/\s]/g, '').toUpperCase();
   // CPF: 11 digits; CNPJ: 14, the last two digits (check digits), the first twelve letters or digits.
   if (/^[0-9]{11}$|^[0-9A-Z]{12}[0-9]{2}$/.test(bare)) return { kind: 'document', value: bare };
-  return { kind: 'name', value: foldText(text) };
+  return { kind: 'name', value: text };
 }
-
-/** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The store's sales of one mode under the filters, newest first, after `cursor`: every condition is
@@ -118,9 +114,7 @@ function salesOfFilter(
   if (search?.kind === 'document')
     select = select.where(jsonField(db, 'customerDocument'), '=', search.value);
   if (search?.kind === 'name')
-    select = select.where(
-      sql<boolean>`${jsonField(db, 'customerName')} like ${`%${likeLiteral(search.value)}%`} escape '\\'`,
-    );
+    select = select.where(foldedContains(db, jsonFieldSql(db, 'customerName'), search.value));
   if (cursor)
     select = select.where((eb) =>
       eb(eb.refTuple('sales.created_at', 'sales.id'), '<', eb.tuple(cursor.created_at, cursor.id)),
