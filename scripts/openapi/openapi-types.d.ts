@@ -6311,7 +6311,7 @@ export interface operations {
           slug?: string;
           /** @description Up to 4000 characters. */
           descricao?: string | null;
-          /** @description Up to 1000 characters. */
+          /** @description An absolute http:// or https:// URL, up to 1000 characters. */
           imagem?: string | null;
           /** @description Defaults to true on creation. */
           ativo?: boolean;
@@ -6666,7 +6666,7 @@ export interface operations {
           slug?: string;
           /** @description Up to 4000 characters. */
           descricao?: string | null;
-          /** @description Up to 1000 characters. */
+          /** @description An absolute http:// or https:// URL, up to 1000 characters. */
           imagem?: string | null;
           /** @description Defaults to true on creation. */
           ativo?: boolean;

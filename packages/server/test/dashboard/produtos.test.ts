@@ -209,6 +209,22 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
     expect((await api.as(key).get(`/products/${taken}`)).body.preco).toBe(1);
   });
 
+  it('refuses an image that is not an http(s) URL, as the API does, saying so', async () => {
+    const before = await productCount();
+    for (const imagem of ['javascript:alert(1)', 'data:image/png;base64,AA', 'ftp://cdn.example.com/a.png']) {
+      const res = await post('editor', PATH, form({ nome: 'Imagem', preco: '1', imagem }));
+      expect(res.status, imagem).toBe(400);
+      expect(fieldError(res.text, 'imagem')).toContain('https://');
+    }
+    expect(await productCount()).toBe(before);
+    const ok = await post(
+      'editor',
+      PATH,
+      form({ nome: 'Imagem', preco: '1', imagem: 'https://cdn.example.com/a.png' }),
+    );
+    expect(ok.status).toBe(303);
+  });
+
   it('accepts the limits themselves: 120-character name, R$ 1.000.000,00, R$ 0,00 sold once', async () => {
     const id = await create({ nome: 'n'.repeat(120), preco: '1.000.000,00', garantia: 'g'.repeat(500) });
     expect((await api.as(key).get(`/products/${id}`)).body).toMatchObject({

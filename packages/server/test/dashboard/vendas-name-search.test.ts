@@ -52,3 +52,39 @@ describeEachDatabase('dashboard Vendas: a name search reads a bounded window a p
     expect(csv.text).toContain('Zuleica Quintanilha');
   });
 });
+
+/** The sale ids of a Vendas page, in the order shown. */
+const listedIds = (html: string) =>
+  [...html.matchAll(/href="\/dashboard\/vendas\/([0-9a-f-]{36})"/g)].map((m) => m[1]!);
+
+describeEachDatabase('dashboard Vendas: a name search ignores accents and case', (api) => {
+  let session: DashboardSession;
+  let joao: string;
+  let conceicao: string;
+  let angela: string;
+  const search = async (q: string) =>
+    listedIds(
+      (await dashboardRequest(api.baseUrl, session, 'GET', `/dashboard/vendas?q=${encodeURIComponent(q)}`))
+        .text,
+    ).sort();
+
+  beforeAll(async () => {
+    const store = await api.createStore({ name: 'Loja Acentos' });
+    session = await dashboardLogin(api.baseUrl, await addDashboardUser(api, store.storeId, 'viewer'));
+    joao = await paidSale(api, store.key, 10, { name: 'João da Conceição' });
+    conceicao = await paidSale(api, store.key, 10, { name: 'MARIA CONCEICAO' });
+    angela = await paidSale(api, store.key, 10, { name: 'ÂNGELA Müller' });
+    await paidSale(api, store.key, 10, { name: 'Pedro Alves' });
+  });
+
+  it('"joao" finds "João", "CONCEIÇÃO" finds "conceicao", on both databases', async () => {
+    expect(await search('joao')).toEqual([joao]);
+    expect(await search('JOÃO')).toEqual([joao]);
+    expect(await search('CONCEIÇÃO')).toEqual([joao, conceicao].sort());
+    expect(await search('conceicao')).toEqual([joao, conceicao].sort());
+    expect(await search('angela muller')).toEqual([angela]);
+    expect(await search('Ângela')).toEqual([angela]);
+    const csv = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/vendas.csv?q=joao');
+    expect(csv.text).toContain('João da Conceição');
+  });
+});

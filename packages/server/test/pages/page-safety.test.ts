@@ -27,7 +27,6 @@ describeEachDatabase(
         slug: 'hostil',
         descricao: HOSTILE,
         garantia: HOSTILE,
-        imagem: 'javascript:alert(1)',
         link_acesso: 'javascript:alert(1)',
         order_bump_title: HOSTILE,
         order_bump_description: HOSTILE,
@@ -45,6 +44,12 @@ describeEachDatabase(
         },
       });
       await api.db.updateTable('stores').set({ name: HOSTILE }).where('id', '=', shop.storeId).execute();
+      // The API refuses such an image now; a row saved before that rule still must not reach the page.
+      await api.db
+        .updateTable('products')
+        .set({ imagem: 'javascript:alert(1)' })
+        .where('id', '=', shop.product.id)
+        .execute();
     });
 
     it('escapes every merchant string and drops non-http(s) URLs on the product page', async () => {

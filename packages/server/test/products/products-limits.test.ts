@@ -6,7 +6,6 @@ import { createProduct, expectRefusedOnCreateAndPatch, productRow } from './supp
 const LENGTHS: Array<[string, number, number, boolean]> = [
   ['nome', 1, 120, false],
   ['descricao', 0, 4000, true],
-  ['imagem', 0, 1000, true],
   ['link_acesso', 0, 1000, true],
   ['garantia', 0, 500, true],
   ['order_bump_title', 0, 120, true],
@@ -62,6 +61,45 @@ describeEachDatabase('products: rules and limits', (api) => {
       if (nullable) expect((await expectAccepted({ [field]: null })).created[field]).toBeNull();
       else await expectRejected({ [field]: null }, field);
       await expectRejected({ [field]: 7 }, field);
+    });
+  });
+
+  describe('imagem is an absolute http(s) URL of at most 1000 characters, like checkout images', () => {
+    const longest = `https://cdn.example.com/${'a'.repeat(1000 - 24)}`;
+    it('accepts https:// and http:// URLs up to 1000 characters, and null', async () => {
+      for (const imagem of [
+        'https://cdn.example.com/curso.png',
+        'http://img.example.net/a.jpg?x=1',
+        longest,
+      ]) {
+        const { created, patched } = await expectAccepted({ imagem });
+        expect(created.imagem).toBe(imagem);
+        expect(patched.imagem).toBe(imagem);
+      }
+      expect((await expectAccepted({ imagem: null })).created.imagem).toBeNull();
+    });
+    it('rejects javascript:, data:, ftp:, a relative or empty value and one past 1000 characters', async () => {
+      for (const imagem of [
+        'javascript:alert(1)',
+        'JAVASCRIPT:alert(1)',
+        'data:image/svg+xml,<svg onload=alert(1)>',
+        'ftp://cdn.example.com/a.png',
+        '//cdn.example.com/a.png',
+        '/a.png',
+        ' https://cdn.example.com/a.png',
+        '',
+        `${longest}a`,
+        'https://x/\u0000',
+      ]) {
+        await expectRejected({ imagem }, 'imagem');
+      }
+    });
+    it('says why in the error message', async () => {
+      const res = await api
+        .as(key)
+        .post('/products', { nome: 'X', preco: 1, imagem: 'data:image/png;base64,AA' });
+      expectError(res, 400, 'invalid_request', 'imagem');
+      expect(res.body.error.message).toContain('must be an http:// or https:// URL');
     });
   });
 

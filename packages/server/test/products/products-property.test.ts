@@ -59,7 +59,7 @@ function validFields(refs: Refs) {
       preco: fc.integer({ min: 0, max: 100_000_000 }).map((cents) => cents / 100),
       slug: fc.stringMatching(/^[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}$/),
       descricao: text(200),
-      imagem: text(100),
+      imagem: fc.option(fc.webUrl({ validSchemes: ['http', 'https'] }), { nil: null }),
       ativo: fc.boolean(),
       link_acesso: text(100),
       garantia: text(100),

@@ -12,7 +12,7 @@ import type { PixChargesTable } from '../../domain/pix/pix-charge-object.js';
 import type { ProductsTable } from '../../domain/catalogue/product-object.js';
 import { SLUG_PATTERN } from '../../domain/catalogue/product-schemas.js';
 import { HANDLE_PATTERN } from '../../platform/values/handle.js';
-import { findStore, findStoreByHandle } from '../../domain/stores/stores.js';
+import { findStore, findStoreByAnyHandle } from '../../domain/stores/stores.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
 import { httpUrl } from '../../platform/html/page-security.js';
 import type { AccessLink } from './views/order-page.js';
@@ -26,14 +26,19 @@ export interface ProductPageData {
   settings: CheckoutSettings;
 }
 
-/** The active product at `/p/<handle>/<slug>` with its checkout's look, or null (a 404 page). */
+/**
+ * The active product at `/p/<handle>/<slug>` (the store's current handle or a previous one) with its
+ * checkout's look, or null (a 404 page).
+ */
 export async function loadProductPage(
   db: Kysely<Database>,
   handle: string,
   slug: string,
 ): Promise<ProductPageData | null> {
   if (!HANDLE_PATTERN.test(handle) || !SLUG.test(slug)) return null;
-  const store = await findStoreByHandle(db, handle);
+  // A previous handle finds its store too: the page redirects to the current handle, and a page
+  // opened before the change still quotes and orders.
+  const store = (await findStoreByAnyHandle(db, handle))?.store;
   if (!store) return null;
   const product = await db
     .selectFrom('products')

@@ -230,6 +230,11 @@ export async function purchasePageRoutes(
     if (!data) return notFoundPage(reply);
     const { store, product, settings } = data;
     const base = `${PURCHASE_PAGE_PREFIX}/${store.handle}/${product.slug}`;
+    // A link with the store's previous handle: permanently to the current one, query kept (UTMs).
+    if (request.params.handle !== store.handle) {
+      const query = request.url.indexOf('?');
+      return reply.redirect(query === -1 ? base : `${base}${request.url.slice(query)}`, 301);
+    }
     const sent = sendProductPage(
       reply,
       { store, product, settings, bump: await offeredBump(db, product) },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { PageQuery } from '../../platform/http/pagination.js';
-import { Money, Nullable } from '../../platform/http/schemas.js';
+import { HttpUrl, Money, Nullable } from '../../platform/http/schemas.js';
 import { ProductRecorrenciaSchema, RetryPolicySchema } from '../kernel/recurrence.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../platform/http/text-patterns.js';
 
@@ -38,7 +38,7 @@ const editable = {
     description: 'Unique per store. Generated from nome when omitted on creation.',
   }),
   descricao: Text(4000),
-  imagem: Text(1000),
+  imagem: Nullable(HttpUrl(1000, 'An absolute http:// or https:// URL, up to 1000 characters.')),
   ativo: Type.Boolean({ description: 'Defaults to true on creation.' }),
   link_acesso: Text(1000),
   garantia: Text(500),

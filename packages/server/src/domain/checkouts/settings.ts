@@ -1,13 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { Nullable } from '../../platform/http/schemas.js';
+import { HttpUrl, Nullable } from '../../platform/http/schemas.js';
 import { STORABLE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../platform/http/text-patterns.js';
 
-const Url = Type.String({
-  maxLength: 1000,
-  pattern: '^https?://[^\\u0000\\ud800-\\udfff]*$',
-  'x-pattern-message': 'must be an http:// or https:// URL',
-});
+const Url = HttpUrl(1000);
 const Text = (maxLength: number) => Type.String({ maxLength, pattern: STORABLE_TEXT_PATTERN });
 const VisibleText = (maxLength: number) =>
   Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT_PATTERN });

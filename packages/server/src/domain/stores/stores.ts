@@ -4,6 +4,7 @@ import type { Database, DbBool } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
 import { handleCandidate, handleFromName } from '../../platform/values/handle.js';
+import { previousHandlesOfOthers, recordHandleChange, storeOfPreviousHandle } from './previous-handles.js';
 
 /** In which mode the store's purchase pages charge buyers: simulated (`test`) or real (`live`). */
 export type CheckoutMode = 'test' | 'live';
@@ -75,16 +76,21 @@ async function freeHandle(db: Kysely<Database>, base: string): Promise<string> {
   for (let first = 1; ; first += HANDLE_BATCH) {
     const candidates = Array.from({ length: HANDLE_BATCH }, (_, i) => handleCandidate(base, first + i));
     const rows = await db.selectFrom('stores').select('handle').where('handle', 'in', candidates).execute();
-    const taken = new Set(rows.map((row) => row.handle));
+    const taken = new Set([
+      ...rows.map((row) => row.handle),
+      ...(await previousHandlesOfOthers(db, candidates)),
+    ]);
     const free = candidates.find((candidate) => !taken.has(candidate));
     if (free !== undefined) return free;
   }
 }
 
+/** Whether another store has `handle`, now or as a previous handle (those stay their store's). */
 async function handleTaken(db: Kysely<Database>, handle: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('stores').select('id').where('handle', '=', handle);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  if ((await query.executeTakeFirst()) !== undefined) return true;
+  return (await previousHandlesOfOthers(db, [handle], exceptId)).length > 0;
 }
 
 /**
@@ -160,6 +166,26 @@ export async function updateStore(
   if (changes.handle !== undefined && (await handleTaken(db, changes.handle, id))) {
     throw new HandleTakenError(changes.handle);
   }
-  if (Object.keys(set).length > 0) await db.updateTable('stores').set(set).where('id', '=', id).execute();
+  if (Object.keys(set).length === 0) return findStore(db, id);
+  const write = async (trx: Kysely<Database>) => {
+    const before = changes.handle === undefined ? undefined : await findStore(trx, id);
+    await trx.updateTable('stores').set(set).where('id', '=', id).execute();
+    // The old handle keeps redirecting to the new one (previous-handles.ts), in the same transaction.
+    if (before && before.handle !== changes.handle)
+      await recordHandleChange(trx, id, before.handle, changes.handle!);
+  };
+  await (db.isTransaction ? write(db) : db.transaction().execute(write));
   return findStore(db, id);
+}
+
+/** The store at `handle`: the store using it now, else the store that used it before (to redirect). */
+export async function findStoreByAnyHandle(
+  db: Kysely<Database>,
+  handle: string,
+): Promise<{ store: StoresTable; current: boolean } | undefined> {
+  const current = await findStoreByHandle(db, handle);
+  if (current) return { store: current, current: true };
+  const storeId = await storeOfPreviousHandle(db, handle);
+  const store = storeId === undefined ? undefined : await findStore(db, storeId);
+  return store && { store, current: false };
 }

@@ -19,10 +19,10 @@ export const JSON_FIELDS = {
     sqlite: "json_extract(customer, '$.document')",
     postgres: "(customer::jsonb ->> 'document')",
   },
-  /** A sale's customer name, lower-cased: searched by substring (no index). */
+  /** A sale's customer name: searched by substring, accents and case ignored (folded-text.ts; no index). */
   customerName: {
-    sqlite: "lower(json_extract(customer, '$.name'))",
-    postgres: "lower(customer::jsonb ->> 'name')",
+    sqlite: "json_extract(customer, '$.name')",
+    postgres: "(customer::jsonb ->> 'name')",
   },
   /** The id of the object an event is about (a sale, a charge …). */
   eventObjectId: {

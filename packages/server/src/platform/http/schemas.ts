@@ -11,6 +11,19 @@ export function Nullable<T extends TSchema>(schema: T) {
 }
 
 /**
+ * An absolute http:// or https:// URL of at most `maxLength` characters (checkout images, product
+ * images): nothing a page would run or inline (`javascript:`, `data:`) and nothing it cannot load.
+ */
+export function HttpUrl(maxLength: number, description?: string) {
+  return Type.String({
+    maxLength,
+    pattern: '^https?://[^\\u0000\\ud800-\\udfff]*$',
+    'x-pattern-message': 'must be an http:// or https:// URL',
+    ...(description !== undefined && { description }),
+  });
+}
+
+/**
  * An amount of BRL with at most 2 decimals, stored as integer cents. `x-whole-cents` is
  * checked exactly by the validator (see validation.ts); `multipleOf` documents it for readers.
  */

@@ -46,7 +46,7 @@ export const PRODUCT_FIELD_ERRORS: Record<string, string> = {
     'Informe um preço de R$ 0,00 a R$ 1.000.000,00, com até 2 casas decimais (um produto com recorrência custa ao menos R$ 0,01).',
   slug: 'Use até 60 letras minúsculas e números, em palavras separadas por hífen, que nenhum outro produto da loja use.',
   descricao: 'A descrição tem no máximo 4.000 caracteres.',
-  imagem: 'O endereço da imagem tem no máximo 1.000 caracteres.',
+  imagem: 'Informe o endereço da imagem começando com https:// (ou http://), com até 1.000 caracteres.',
   link_acesso: 'O link de acesso tem no máximo 1.000 caracteres.',
   garantia: 'A garantia tem no máximo 500 caracteres.',
   checkout_id: 'Escolha um checkout ativo desta loja.',

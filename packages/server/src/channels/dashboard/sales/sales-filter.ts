@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
 import { addDays, localDayStart } from '../../../platform/values/local-date.js';
-import { jsonField } from '../../../platform/db/json-fields.js';
+import { foldedContains } from '../../../platform/db/folded-text.js';
+import { jsonField, jsonFieldSql } from '../../../platform/db/json-fields.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
 import type { SaleStatus, SalesTable } from '../../../domain/sales/sale-object.js';
@@ -42,7 +42,8 @@ export interface SaleCursor {
 /**
  * What "Buscar" looks for: an e-mail (it has an @) by exact address, a CPF/CNPJ (11 digits, or 14
  * characters ending in two digits, once dots, dashes, slashes and spaces are gone) by its bare form, anything
- * else as part of the name. E-mail and document use their indexes; a name is matched row by row.
+ * else as part of the name, accents and case ignored. E-mail and document use their indexes; a name is
+ * matched row by row.
  */
 export type Search =
   { kind: 'email'; value: string } | { kind: 'document'; value: string } | { kind: 'name'; value: string };
@@ -54,11 +55,8 @@ export function parseSearch(raw: string | undefined): Search | null {
   const bare = text.replace(/[.\-/\s]/g, '').toUpperCase();
   // CPF: 11 digits; CNPJ: 14, the last two digits (check digits), the first twelve letters or digits.
   if (/^[0-9]{11}$|^[0-9A-Z]{12}[0-9]{2}$/.test(bare)) return { kind: 'document', value: bare };
-  return { kind: 'name', value: text.toLowerCase() };
+  return { kind: 'name', value: text };
 }
-
-/** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The store's sales of one mode under the filters, newest first, after `cursor`: every condition is
@@ -72,6 +70,8 @@ export interface ListedSale {
   payment_method: SalesTable['payment_method'];
   customer: string | null;
   coupon: string | null;
+  /** JSON array of SaleItem (the product and its order bumps); null for a charge made through the API. */
+  items: string | null;
   /** JSON Tracking (`{}` when the sale came with none). */
   tracking: string;
   product_name: string | null;
@@ -114,9 +114,7 @@ function salesOfFilter(
   if (search?.kind === 'document')
     select = select.where(jsonField(db, 'customerDocument'), '=', search.value);
   if (search?.kind === 'name')
-    select = select.where(
-      sql<boolean>`${jsonField(db, 'customerName')} like ${`%${likeLiteral(search.value)}%`} escape '\\'`,
-    );
+    select = select.where(foldedContains(db, jsonFieldSql(db, 'customerName'), search.value));
   if (cursor)
     select = select.where((eb) =>
       eb(eb.refTuple('sales.created_at', 'sales.id'), '<', eb.tuple(cursor.created_at, cursor.id)),
@@ -147,6 +145,7 @@ export function filteredSalesQuery(
       'sales.payment_method',
       'sales.customer',
       'sales.coupon',
+      'sales.items',
       // Defaulted to '{}' by migration 0015: never undefined on a read.
       (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
       'products.nome as product_name',

@@ -94,9 +94,14 @@ export function SalesListPage(props: {
         </p>
       )}
       <p>
+        <a href={`/dashboard/vendas-excel.csv${filterQuery(query)}`} download>
+          Exportar para Excel
+        </a>{' '}
+        (pt-BR: separado por ponto e vírgula, vírgula decimal) ·{' '}
         <a href={`/dashboard/vendas.csv${filterQuery(query)}`} download>
-          Exportar CSV
-        </a>
+          Exportar CSV padrão
+        </a>{' '}
+        (para outros programas)
       </p>
       <section class="panel" aria-labelledby="vendas-titulo">
         <h2 id="vendas-titulo">{query.antes ? 'Vendas (continuação)' : 'Vendas'}</h2>

@@ -15,6 +15,7 @@ import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
 import { RefundConfirmPage, SalePage } from './sale-view.js';
 import type { SaleNotice } from './sale-view.js';
 import { salesCsv } from './sales-csv.js';
+import { EXCEL_CSV, STANDARD_CSV } from './sales-csv-formats.js';
 import { cursorOf, filteredSales, nameSearchFloor, productChoices, SalesQuery } from './sales-filter.js';
 import type { SalesScope } from './sales-filter.js';
 import { SalesListPage } from './sales-list-view.js';
@@ -133,17 +134,22 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
   });
 
   // The same filters as the list; the page cursor is not one (the export is every row of the filter).
-  app.get('/vendas.csv', guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
-    const scope = await scopeOf(request);
-    return reply
-      .headers({
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': 'attachment; filename="vendas.csv"',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      })
-      .send(salesCsv(db, scope, { ...request.query, antes: undefined }));
-  });
+  // `vendas.csv` is the documented "CSV padrão"; `vendas-excel.csv` the file Excel in Brazil opens.
+  for (const [path, format, filename] of [
+    ['/vendas.csv', STANDARD_CSV, 'vendas.csv'],
+    ['/vendas-excel.csv', EXCEL_CSV, 'vendas-excel.csv'],
+  ] as const)
+    app.get(path, guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
+      const scope = await scopeOf(request);
+      return reply
+        .headers({
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="${filename}"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(salesCsv(db, scope, { ...request.query, antes: undefined }, format));
+    });
 
   app.get(
     '/vendas/:id',

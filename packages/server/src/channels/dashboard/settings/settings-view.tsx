@@ -71,7 +71,7 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
             required
             maxLength={40}
             value={values.handle ?? store.handle}
-            hint="Aparece nos links das páginas de compra (/p/identificador/produto): letras minúsculas, números e hífens."
+            hint="Aparece nos links das páginas de compra (/p/identificador/produto): letras minúsculas, números e hífens. Ao mudar, os links das páginas passam a usar o novo identificador. Os links antigos continuam funcionando e levam ao novo endereço. O identificador antigo fica reservado para esta loja, e os links de pedidos não mudam."
           />
           <button type="submit" class="button">
             Salvar loja

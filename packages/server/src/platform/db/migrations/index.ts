@@ -23,6 +23,7 @@ import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
 import * as receivingAccount from './0023-receiving-account.js';
 import * as membershipAcceptance from './0024-membership-acceptance.js';
 import * as auditActor from './0026-audit-actor.js';
+import * as previousHandles from './0028-previous-handles.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0023-receiving-account': receivingAccount,
   '0024-membership-acceptance': membershipAcceptance,
   '0026-audit-actor': auditActor,
+  '0028-previous-handles': previousHandles,
 };
