@@ -98,6 +98,33 @@ export function findCycle(db: Kysely<Database>, subscriptionId: string, cycle: n
     .executeTakeFirst();
 }
 
+/** A subscription's cycle charges (cycle 2 on; the first charge is cycle 1), oldest first. */
+export function listCycles(db: Kysely<Database>, subscriptionId: string) {
+  return db
+    .selectFrom('subscription_cycles')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('cycle')
+    .execute();
+}
+
+/** The sales a subscription made (one per paid cycle), in its store and mode, oldest first. */
+export function listSubscriptionSales(
+  db: Kysely<Database>,
+  scope: SubscriptionScope,
+  subscriptionId: string,
+) {
+  return db
+    .selectFrom('sales')
+    .selectAll()
+    .where('store_id', '=', scope.storeId)
+    .where('livemode', '=', fromBool(scope.livemode))
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** What a `cobr` callback names: the cycle charge's txid. */
 export function findCycleByTxid(db: Kysely<Database>, storeId: string, txid: string) {
   return db
