@@ -7,6 +7,7 @@ import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
 import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { endSubscription } from './subscription-outcomes.js';
+import { queueCancellationEmail } from './queue-cancellation-email.js';
 import type { SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
 import { findSubscription } from '../domain/subscriptions/subscriptions-repository.js';
 
@@ -15,7 +16,8 @@ import { findSubscription } from '../domain/subscriptions/subscriptions-reposito
  * A pending one first loses its first charge (so the code can no longer pay and authorise it; a
  * charge found paid at the PSP activates it instead, and it is then canceled as an active one). An
  * authorised one is canceled at the PSP first (live: `PATCH /rec/{idRec}` `CANCELADA`), so nothing
- * is billed after we say it ended. An ended subscription is 400.
+ * is billed after we say it ended. The buyer's e-mail saying so is queued in the cancel's transaction
+ * (when they gave an address). An ended subscription is 400.
  */
 export async function cancelSubscription(
   db: Kysely<Database>,
@@ -25,6 +27,7 @@ export async function cancelSubscription(
 ): Promise<SubscriptionsTable> {
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
   let current = row;
+  let firstChargePaid = false;
   if (current.status === 'pending') {
     const charge = await findCharge(db, scope, current.first_charge_id);
     if (charge && effectiveStatus(charge) === 'pending') {
@@ -35,12 +38,22 @@ export async function cancelSubscription(
       });
     }
     current = (await findSubscription(db, scope, row.id)) ?? current;
+    const now = await findCharge(db, scope, current.first_charge_id);
+    firstChargePaid = now !== undefined && effectiveStatus(now) === 'paid';
   }
-  if ((current.status === 'active' || current.status === 'past_due') && current.id_rec !== null) {
+  // Live, a pending one whose first charge was paid may already be approved at the PSP (it is read
+  // back there before it activates): its authorisation is ended there too.
+  const authorised =
+    current.status === 'active' ||
+    current.status === 'past_due' ||
+    (current.status === 'pending' && firstChargePaid);
+  if (authorised && current.id_rec !== null) {
     const provider = await payments.recurring(scope);
     await provider.cancelAuthorisation(current.id_rec);
   }
-  return db
-    .transaction()
-    .execute((trx) => endSubscription(trx, current, ['pending', 'active', 'past_due'], 'merchant'));
+  return db.transaction().execute(async (trx) => {
+    const canceled = await endSubscription(trx, current, ['pending', 'active', 'past_due'], 'merchant');
+    await queueCancellationEmail(trx, canceled, mail);
+    return canceled;
+  });
 }
