@@ -435,8 +435,9 @@ const horizontalOverflow = (page: Page) =>
 describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Pedidos and Assinaturas in Chromium'), () => {
   describeEachDatabase('Pedidos and Assinaturas pages', (api) => {
     let user: DashboardUser;
+    let shop: Shop;
     beforeAll(async () => {
-      const shop = await createShop(api);
+      shop = await createShop(api);
       user = await addDashboardUser(api, shop.storeId, 'owner');
       const recovered = await order(api, shop, HOSTILE);
       await api.as(shop.key).post(`/orders/${await orderIdOf(api, recovered)}/simulate_abandonment`);
@@ -463,6 +464,43 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Pedidos and Assinaturas 
         await page.getByRole('button', { name: 'Confirmar cancelamento' }).click();
         await expect.poll(() => page.getByText('Assinatura cancelada.').count()).toBe(1);
         expect(await page.getByRole('cell', { name: 'Cancelada' }).count()).toBe(1);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+        expect(watch.foreign).toEqual([]);
+        expect(watch.problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it('an order’s page and a subscription’s page: axe clean at 360 px, the link to copy, the simulations by keyboard', async () => {
+      const pendingId = await orderIdOf(api, await order(api, shop, 'Pedro Pendente'));
+      const sub = (
+        await subscribe(api, shop.key, (await recurringProduct(api, shop.key, { nome: 'Clube do Chá' })).id)
+      ).body;
+      const context = await browser!.newContext({ viewport: { width: 360, height: 800 }, locale: 'pt-BR' });
+      try {
+        const page = await context.newPage();
+        const watch = await watchPage(page, api.baseUrl);
+        await dashboardBrowserLogin(page, api.baseUrl, user);
+        await page.goto(`${api.baseUrl}/dashboard/pedidos`);
+        await page.locator(`a[href="/dashboard/pedidos/${pendingId}"]`).click();
+        await page.waitForURL(new RegExp(`/dashboard/pedidos/${pendingId}$`));
+        expect(await page.getByLabel('Link de pagamento').inputValue()).toContain('/p/o/');
+        expect(await page.getByRole('button', { name: 'Copiar link de pagamento' }).count()).toBe(1);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+
+        await page.goto(`${api.baseUrl}/dashboard/assinaturas`);
+        await page.getByRole('link', { name: 'Clube do Chá' }).click();
+        await page.waitForURL(new RegExp(`/dashboard/assinaturas/${sub.id}$`));
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+        // The keyboard reaches and presses a simulation.
+        await page.getByRole('button', { name: 'Simular pagamento da primeira cobrança' }).focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.getByText('Pagamento simulado.').count()).toBe(1);
+        expect(await page.getByRole('cell', { name: 'Aprovada' }).count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
         expect(watch.foreign).toEqual([]);
