@@ -14,8 +14,8 @@ import { findSubscription } from '../domain/subscriptions/subscriptions-reposito
 /**
  * The merchant cancels (API or dashboard) → `canceled`, reason `merchant`, `subscription.canceled`.
  * A pending one first loses its first charge (so the code can no longer pay and authorise it; a
- * charge found paid at the PSP activates it instead, and it is then canceled as an active one). An
- * authorised one is canceled at the PSP first (live: `PATCH /rec/{idRec}` `CANCELADA`), so nothing
+ * charge found paid at the PSP makes its sale instead, and in test mode activates it, and it is then
+ * canceled as an authorised one). An authorised one is canceled at the PSP first (live: `PATCH /rec/{idRec}` `CANCELADA`), so nothing
  * is billed after we say it ended. The buyer's e-mail saying so is queued in the cancel's transaction
  * (when they gave an address). An ended subscription is 400.
  */
@@ -38,8 +38,8 @@ export async function cancelSubscription(
       });
     }
     current = (await findSubscription(db, scope, row.id)) ?? current;
-    const now = await findCharge(db, scope, current.first_charge_id);
-    firstChargePaid = now !== undefined && effectiveStatus(now) === 'paid';
+    const first = await findCharge(db, scope, current.first_charge_id);
+    firstChargePaid = first !== undefined && effectiveStatus(first) === 'paid';
   }
   // Live, a pending one whose first charge was paid may already be approved at the PSP (it is read
   // back there before it activates): its authorisation is ended there too.

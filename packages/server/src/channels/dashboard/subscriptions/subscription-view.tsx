@@ -72,10 +72,15 @@ export interface SubscriptionPageData {
   base: string;
 }
 
+/** " (1 tentativa falhou)", " (2 tentativas falharam)", or nothing. */
+const failedAttempts = (n: number) =>
+  n === 0 ? '' : n === 1 ? ' (1 tentativa falhou)' : ` (${n} tentativas falharam)`;
+
 /** A subscription's page: its terms, its cycles (the first charge is cycle 1), its sales. */
 export function SubscriptionPage(props: SubscriptionPageData) {
   const { row } = props;
   const customer = JSON.parse(row.customer) as Customer;
+  const firstSale = props.sales.find((sale) => sale.cycle === 1);
   return (
     <>
       <p>
@@ -131,13 +136,7 @@ export function SubscriptionPage(props: SubscriptionPageData) {
             <td>{formatDate(row.created_at.slice(0, 10))}</td>
             <td>{formatBrl(props.firstCharge.amount_cents)}</td>
             <td>{FIRST_CHARGE_LABELS[props.firstCharge.status]}</td>
-            <td>
-              {props.sales.find((sale) => sale.cycle === 1) ? (
-                <DateTime iso={props.sales.find((sale) => sale.cycle === 1)!.created_at} />
-              ) : (
-                '—'
-              )}
-            </td>
+            <td>{firstSale ? <DateTime iso={firstSale.created_at} /> : '—'}</td>
           </tr>
           {props.cycles.map((cycle) => (
             <tr>
@@ -146,7 +145,7 @@ export function SubscriptionPage(props: SubscriptionPageData) {
               <td>{formatBrl(cycle.amount_cents)}</td>
               <td>
                 {CYCLE_LABELS[cycle.status]}
-                {cycle.failed_attempts > 0 ? ` (${cycle.failed_attempts} tentativa(s) falhou)` : ''}
+                {failedAttempts(cycle.failed_attempts)}
               </td>
               <td>{cycle.paid_at ? <DateTime iso={cycle.paid_at} /> : '—'}</td>
             </tr>
