@@ -15,9 +15,17 @@ import type {
   SubscriptionCyclesTable,
   SubscriptionsTable,
 } from '../domain/subscriptions/subscription-object.js';
-import { endAuthorisation, failCycleAttempt, payCycle } from './subscription-outcomes.js';
+import {
+  activateAuthorised,
+  endAuthorisation,
+  expireAuthorisation,
+  failCycleAttempt,
+  payCycle,
+} from './subscription-outcomes.js';
 
 const LIVE_OPEN: SubscriptionsTable['status'][] = ['pending', 'active', 'past_due'];
+/** How soon a pending authorisation is read again when no callback comes. */
+const PENDING_CHECK_MS = 5 * 60 * 1000;
 
 /** Live cycle charges, due for a `GET /cobr` at `next_check_at`. */
 const CYCLE_CHECKS: DueQueue = {
@@ -72,8 +80,9 @@ export const markRecurringDue = async (
 
 /**
  * The reconciler's Pix Automático reads: each due live cycle charge (`GET /cobr/{txid}`: paid → its
- * sale; an attempt failed → counted once) and each due live authorisation (`GET /rec/{idRec}`: ended
- * by the buyer or a PSP → canceled). What the PSP answers is the only thing that changes a row.
+ * sale; an attempt failed → counted once) and each due live authorisation (`GET /rec/{idRec}`:
+ * approved with the first charge paid → active; refused or ended by the buyer or a PSP → canceled;
+ * expired never approved → expired). What the PSP answers is the only thing that changes a row.
  */
 export function recurringChecks(
   db: Kysely<Database>,
@@ -120,6 +129,8 @@ export function recurringChecks(
       .set({ next_check_at: nextCycleCheckAt(cycle.created_at, cycle.due_date, new Date()) })
       .where('id', '=', cycle.id)
       .where('status', '=', 'scheduled')
+      // A callback during the read made it due now: that stands.
+      .where('next_check_at', '=', cycle.next_check_at)
       .execute();
   }
 
@@ -135,9 +146,20 @@ export function recurringChecks(
       if ((state.status === 'CANCELADA' || state.status === 'REJEITADA') && state.endedBy !== null) {
         await endAuthorisation(db, row, state.endedBy);
         log.info(
-          { ...context, ended_by: state.endedBy },
+          { ...context, ended_by: state.endedBy, psp_status: state.status },
           'authorisation ended at the PSP: subscription canceled',
         );
+        return;
+      }
+      // Paying the first charge makes the sale; only the approved rec makes the subscription active.
+      if (state.status === 'APROVADA' && row.status === 'pending') {
+        if (await activateAuthorised(db, row)) {
+          log.info(context, 'authorisation approved at the PSP: subscription active');
+          return;
+        }
+      }
+      if (state.status === 'EXPIRADA' && row.status === 'pending' && (await expireAuthorisation(db, row))) {
+        log.info(context, 'authorisation expired at the PSP: subscription expired');
         return;
       }
     } catch (err) {
@@ -145,9 +167,17 @@ export function recurringChecks(
     }
     await db
       .updateTable('subscriptions')
-      .set({ next_check_at: nextAuthorisationCheckAt(new Date()) })
+      .set({
+        // A pending one waits on the payer's answer, given with the payment: looked at again soon.
+        next_check_at:
+          row.status === 'pending'
+            ? new Date(Date.now() + PENDING_CHECK_MS).toISOString()
+            : nextAuthorisationCheckAt(new Date()),
+      })
       .where('id', '=', row.id)
       .where('status', 'in', LIVE_OPEN)
+      // A callback during the read (the payer answering right after paying) made it due now: that stands.
+      .where('next_check_at', '=', row.next_check_at)
       .execute();
   }
 

@@ -222,6 +222,9 @@ async function createFromProgress(
     id_rec: created.idRec,
     next_action_date: null,
     claimed_until: null,
+    cancel_email_status: null,
+    cancel_email_sent_at: null,
+    cancel_email_last_error: null,
     // Live: the reconciler first reads the authorisation (GET /rec) when it first reads the charge.
     next_check_at: chargeRow.next_check_at,
     created_at: chargeRow.created_at,

@@ -60,7 +60,8 @@ async function daysToPlay(db: Kysely<Database>, options: RunCyclesOptions, now: 
  * it sends the next cycle's charge (5 days before its due date), asks for a retry of a failed one
  * (when the policy allows and the 7 days are not over), or cancels it (`payment_failed`) when it is
  * out of retries; then it expires subscriptions whose first charge expired or was canceled unpaid.
- * Days are the store's (its `timezone`); `asOf` plays that day as if it had come, for every store. Safe with any number of schedulers at once: each
+ * Days are the store's (its `timezone`); `asOf` plays that day as if it had come, for every store,
+ * expiries included (a first charge expiring by the end of that day counts as expired). Safe with any number of schedulers at once: each
  * subscription is claimed first, and each cycle's charge is made once (see `sendCycleCharges`).
  */
 export async function runCycles(
@@ -104,7 +105,7 @@ export async function runCycles(
       if (claimed.length < BATCH) break;
     }
   }
-  report.expired = await expireUnauthorised(db, options.storeId);
+  report.expired = await expireUnauthorised(db, { storeId: options.storeId, asOf: options.asOf });
   return report;
 }
 

@@ -5,7 +5,14 @@ import { claimDue } from '../platform/jobs/claim-due.js';
 import { claimInTurn, startWorker } from '../platform/jobs/worker.js';
 import type { JobLog, Worker } from '../platform/jobs/worker.js';
 import { loadDeliveryEmail } from './delivery-content.js';
-import { DELIVERY_QUEUE, EMAIL_WAKE, RECOVERY_QUEUE, jobOf } from '../domain/email/email-queue.js';
+import {
+  CANCELLATION_QUEUE,
+  DELIVERY_QUEUE,
+  EMAIL_WAKE,
+  RECOVERY_QUEUE,
+  jobOf,
+} from '../domain/email/email-queue.js';
+import { loadCancellationEmail } from './queue-cancellation-email.js';
 import type { EmailJob, EmailQueue } from '../domain/email/email-queue.js';
 import { recipientOf } from './queue-delivery-email.js';
 import { abandonEmail, recordEmailAttempt } from '../domain/email/record-email.js';
@@ -48,7 +55,8 @@ interface QueuedEmail {
 type Prepared = { email: OutgoingEmail } | { nothing: string; status?: 'failed' | 'skipped' };
 
 /**
- * Sends queued e-mails: sales' delivery e-mails and abandoned orders' recovery e-mails. Any number of workers may run against one PostgreSQL database: each
+ * Sends queued e-mails: sales' delivery e-mails, abandoned orders' recovery e-mails and the buyer's
+ * notice that the store canceled their subscription. Any number of workers may run against one PostgreSQL database: each
  * job is leased to one of them, and its result is written only under that lease, so no two workers
  * send the same attempt.
  */
@@ -92,7 +100,20 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
     };
   }
 
-  const prepare = { delivery: prepareDelivery, recovery: prepareRecovery };
+  async function prepareCancellation(job: EmailJob): Promise<Prepared> {
+    const source = await loadCancellationEmail(db, job.id);
+    if (!source || source.to === null)
+      return { nothing: 'The subscription has no e-mail address to send to.' };
+    return {
+      email: {
+        ...source.email,
+        to: source.to,
+        messageId: `<subscription-${job.id}-canceled@${smtp.fromDomain}>`,
+      },
+    };
+  }
+
+  const prepare = { delivery: prepareDelivery, recovery: prepareRecovery, cancellation: prepareCancellation };
 
   async function send({ queue, job }: QueuedEmail): Promise<void> {
     const prepared = await prepare[queue.name](job);
@@ -125,7 +146,12 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
     pollIntervalMs,
     concurrency,
     wakeOn: [EMAIL_WAKE],
-    claim: (limit) => claimInTurn(limit, [claimFrom(DELIVERY_QUEUE), claimFrom(RECOVERY_QUEUE)]),
+    claim: (limit) =>
+      claimInTurn(limit, [
+        claimFrom(DELIVERY_QUEUE),
+        claimFrom(RECOVERY_QUEUE),
+        claimFrom(CANCELLATION_QUEUE),
+      ]),
     handle: send,
     failed: ({ queue, job }, err) =>
       log.error({ err, [queue.key]: job.id }, `${queue.name} e-mail attempt could not be recorded`),

@@ -11,7 +11,9 @@ import { newUuid } from '../platform/values/ids.js';
 import { nowIso } from '../platform/values/time.js';
 import { addDays, daysBetween, localDate } from '../platform/values/local-date.js';
 import { storeTimezone } from '../domain/kernel/store-timezone.js';
+import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import { periodBound } from '../domain/subscriptions/periods.js';
+import { nextAuthorisationCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import { toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type {
   CancelReason,
@@ -85,11 +87,14 @@ export interface SaleFromSubscription {
 
 /**
  * Called by the one pay path of every charge (`payCharge`), in its transaction, before the sale is
- * approved: a subscription's first charge, paid, authorises it (Jornada 3: one QR pays and
- * authorises), so it becomes active at cycle 1 from today (store timezone). A charge paid after its
- * subscription expired (a payment the PSP confirms was made in time) still activates it; one that
- * was canceled stays canceled, its sale still naming it. Returns the sale's subscription columns and
- * a function recording `subscription.activated` after `sale.approved`.
+ * approved: the payment alone makes the sale (its cycle 1). In test mode the simulated payment also
+ * authorises (Jornada 3: one QR pays and authorises), so the subscription becomes active at cycle 1
+ * from the payment's day (store timezone). Live, the payer may pay and still refuse the recurrence:
+ * the subscription stays pending until the PSP shows the `rec` approved, and is made due for that
+ * read (`GET /rec/{idRec}`, `activateAuthorised`) now. A charge paid after its subscription expired
+ * (a payment the PSP confirms was made in time) still counts; one that was canceled stays canceled,
+ * its sale still naming it. Returns the sale's subscription columns and a function recording
+ * `subscription.activated` after `sale.approved`.
  */
 export async function activateSubscriptionOfCharge(
   trx: Kysely<Database>,
@@ -98,6 +103,11 @@ export async function activateSubscriptionOfCharge(
 ): Promise<{ sale: SaleFromSubscription; announce: (after: StorefrontEvent) => Promise<void> }> {
   const row = await findSubscriptionByCharge(trx, charge.store_id, charge.id);
   if (!row) return { sale: { subscription_id: null, cycle: null }, announce: async () => {} };
+  const sale = { subscription_id: row.id, cycle: 1 };
+  if (row.livemode === 1) {
+    await moveSubscription(trx, row, ['pending', 'expired'], { status: 'pending', next_check_at: nowIso() });
+    return { sale, announce: async () => {} };
+  }
   const activated = await moveSubscription(
     trx,
     row,
@@ -105,11 +115,38 @@ export async function activateSubscriptionOfCharge(
     paidThrough(row, localDate(paidAt, await storeTimezone(trx, row.store_id)), 1),
   );
   return {
-    sale: { subscription_id: row.id, cycle: 1 },
+    sale,
     announce: async (after) => {
       if (activated) await recordSubscriptionEvent(trx, activated, 'subscription.activated', after);
     },
   };
+}
+
+/**
+ * The PSP shows a pending live subscription's `rec` approved: once its first charge is paid too, it
+ * becomes active at cycle 1 from the payment's day (store timezone), with `subscription.activated`.
+ * Returns the activated row, or null while the first charge is unpaid (or it changed meanwhile).
+ */
+export function activateAuthorised(
+  db: Kysely<Database>,
+  row: SubscriptionsTable,
+): Promise<SubscriptionsTable | null> {
+  return db.transaction().execute(async (trx) => {
+    const charge = await findCharge(trx, scopeOf(row), row.first_charge_id);
+    if (charge?.status !== 'paid' || !charge.paid_at) return null;
+    const timezone = await storeTimezone(trx, row.store_id);
+    const activated = await moveSubscription(trx, row, ['pending'], {
+      ...paidThrough(row, localDate(charge.paid_at, timezone), 1),
+      next_check_at: nextAuthorisationCheckAt(new Date()),
+    });
+    if (activated) await recordSubscriptionEvent(trx, activated, 'subscription.activated');
+    return activated;
+  });
+}
+
+/** The PSP shows a pending live subscription's `rec` expired, never approved: → `expired`. */
+export async function expireAuthorisation(db: Kysely<Database>, row: SubscriptionsTable): Promise<boolean> {
+  return (await moveSubscription(db, row, ['pending'], { status: 'expired', next_check_at: null })) !== null;
 }
 
 /**

@@ -53,6 +53,9 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
   let editor: DashboardSession;
   let viewer: DashboardSession;
   let subscriptionId: string;
+  let pendingToken: string;
+  let paidToken: string;
+  let foreignOrderId: string;
 
   beforeAll(async () => {
     shop = await createShop(api);
@@ -60,8 +63,8 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
     editor = await dashboardLogin(api.baseUrl, await addDashboardUser(api, shop.storeId, 'editor'));
     viewer = await dashboardLogin(api.baseUrl, await addDashboardUser(api, shop.storeId, 'viewer'));
 
-    await order(api, shop, 'Pedro Pendente');
-    const paid = await order(api, shop, 'Paula Paga');
+    pendingToken = await order(api, shop, 'Pedro Pendente');
+    const paid = (paidToken = await order(api, shop, 'Paula Paga'));
     await api.as(shop.key).post(`/payments/pix/${await chargeOfOrder(api, paid)}/simulate_payment`);
     const abandoned = await order(api, shop, 'Abel Abandonou');
     await api.as(shop.key).post(`/orders/${await orderIdOf(api, abandoned)}/simulate_abandonment`);
@@ -78,7 +81,7 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
     await order(api, shop, HOSTILE);
 
     const other = await createShop(api, {}, 'Outra Loja');
-    await order(api, other, 'Fora Daqui');
+    foreignOrderId = await orderIdOf(api, await order(api, other, 'Fora Daqui'));
 
     const product = await recurringProduct(api, shop.key);
     const created = await subscribe(api, shop.key, product.id);
@@ -234,6 +237,168 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
     expect(asOwner.text).toContain(`/dashboard/assinaturas/${oldest.id}/cancelar`);
   }, 120_000);
 
+  it('Pedidos: each row opens its order’s page; a pending one offers its payment link to copy (no JS needed)', async () => {
+    const list = await dashboardRequest(api.baseUrl, viewer, 'GET', '/dashboard/pedidos');
+    const pendingId = await orderIdOf(api, pendingToken);
+    expect(list.text).toContain(`href="/dashboard/pedidos/${pendingId}"`);
+    const page = await dashboardRequest(api.baseUrl, viewer, 'GET', `/dashboard/pedidos/${pendingId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Pedro Pendente');
+    expect(page.text).toContain('R$ 100,00');
+    expect(page.text).toContain('Copiar link de pagamento');
+    // The link itself is in a read-only field, to copy by hand where no script runs.
+    const link = /<input id="link-pagamento" type="text" readonly(?:="")? value="([^"]+)"/.exec(page.text);
+    expect(link).not.toBeNull();
+    expect(link![1]).toContain(`/p/o/${pendingToken}`);
+    // A viewer sees no simulation.
+    expect(page.text).not.toContain('Simular');
+
+    const paidId = await orderIdOf(api, paidToken);
+    const paidPage = await dashboardRequest(api.baseUrl, viewer, 'GET', `/dashboard/pedidos/${paidId}`);
+    expect(paidPage.text).not.toContain('Copiar link de pagamento');
+    expect(paidPage.text).toContain('Aprovada');
+
+    const foreign = await dashboardRequest(
+      api.baseUrl,
+      viewer,
+      'GET',
+      `/dashboard/pedidos/${foreignOrderId}`,
+    );
+    expect(foreign.status).toBe(404);
+  });
+
+  it('a refunded sale’s order reads Reembolsado, not Pago, in Pedidos and on its page', async () => {
+    const token = await order(api, shop, 'Renato Reembolsado');
+    await api.as(shop.key).post(`/payments/pix/${await chargeOfOrder(api, token)}/simulate_payment`);
+    const id = await orderIdOf(api, token);
+    const saleId = (await api.as(shop.key).get(`/orders/${id}`)).body.sale_id;
+    expect((await api.as(shop.key).post(`/sales/${saleId}/refund`)).status).toBe(200);
+    const list = await dashboardRequest(api.baseUrl, viewer, 'GET', '/dashboard/pedidos');
+    expect(rowWith(list.text, 'Renato Reembolsado')).toMatch(/ Reembolsado /);
+    expect(rowWith(list.text, 'Renato Reembolsado')).not.toMatch(/ Pago /);
+    const page = await dashboardRequest(api.baseUrl, viewer, 'GET', `/dashboard/pedidos/${id}`);
+    expect(page.text).toContain('Reembolsado');
+    expect(page.text).toContain('Reembolsada');
+  });
+
+  it('the order page’s test-mode simulations: editors and owners, with CSRF; abandonment, then the Pix paid', async () => {
+    const token = await order(api, shop, 'Sílvia Simulada');
+    const id = await orderIdOf(api, token);
+    const page = await dashboardRequest(api.baseUrl, editor, 'GET', `/dashboard/pedidos/${id}`);
+    for (const label of ['Simular abandono', 'Simular pagamento do Pix', 'Simular expiração do Pix'])
+      expect(page.text).toContain(label);
+    const base = `/dashboard/pedidos/${id}/simular`;
+    expect((await dashboardRequest(api.baseUrl, viewer, 'POST', `${base}/abandono`)).status).toBe(403);
+    const noCsrf = await dashboardRequest(
+      api.baseUrl,
+      editor,
+      'POST',
+      `${base}/abandono`,
+      {},
+      { csrf: false },
+    );
+    expect(noCsrf.status).toBe(403);
+    expect((await api.as(shop.key).get(`/orders/${id}`)).body.status).toBe('pending');
+
+    const abandoned = await dashboardRequest(api.baseUrl, editor, 'POST', `${base}/abandono`);
+    expect(abandoned.status).toBe(303);
+    expect(abandoned.headers.get('location')).toBe(`/dashboard/pedidos/${id}?aviso=abandono`);
+    expect((await api.as(shop.key).get(`/orders/${id}`)).body.status).toBe('abandoned');
+    // Abandoned once: a second abandonment does not apply, and says so.
+    const again = await dashboardRequest(api.baseUrl, editor, 'POST', `${base}/abandono`);
+    expect(again.headers.get('location')).toBe(`/dashboard/pedidos/${id}?aviso=recusada`);
+    const paid = await dashboardRequest(api.baseUrl, owner, 'POST', `${base}/pagamento`);
+    expect(paid.headers.get('location')).toBe(`/dashboard/pedidos/${id}?aviso=pagamento`);
+    expect((await api.as(shop.key).get(`/orders/${id}`)).body.status).toBe('paid');
+    const after = await dashboardRequest(
+      api.baseUrl,
+      owner,
+      'GET',
+      `/dashboard/pedidos/${id}?aviso=pagamento`,
+    );
+    expect(after.text).toContain('Pagamento simulado.');
+    expect(after.text).not.toContain('Simular');
+  });
+
+  it('a subscription’s page: its cycles and sales; the test-mode simulations play the API’s, for editors and owners', async () => {
+    const product = await recurringProduct(api, shop.key, { nome: 'Clube do Café' });
+    const sub = (await subscribe(api, shop.key, product.id)).body;
+    const list = await dashboardRequest(api.baseUrl, viewer, 'GET', '/dashboard/assinaturas');
+    expect(list.text).toContain(`href="/dashboard/assinaturas/${sub.id}"`);
+    const path = `/dashboard/assinaturas/${sub.id}`;
+    const asViewer = await dashboardRequest(api.baseUrl, viewer, 'GET', path);
+    expect(asViewer.status).toBe(200);
+    expect(asViewer.text).toContain('Clube do Café');
+    expect(rowWith(asViewer.text, 'Aguardando pagamento')).toMatch(/^1 .* R\$ 49,90 Aguardando pagamento —$/);
+    expect(asViewer.text).toContain('Nenhuma venda ainda.');
+    expect(asViewer.text).not.toContain('Simular');
+    expect((await dashboardRequest(api.baseUrl, viewer, 'POST', `${path}/simular/pagamento`)).status).toBe(
+      403,
+    );
+    const noCsrf = await dashboardRequest(
+      api.baseUrl,
+      editor,
+      'POST',
+      `${path}/simular/pagamento`,
+      {},
+      { csrf: false },
+    );
+    expect(noCsrf.status).toBe(403);
+
+    const asEditor = await dashboardRequest(api.baseUrl, editor, 'GET', path);
+    expect(asEditor.text).toContain('Simular pagamento da primeira cobrança');
+    expect(asEditor.text).not.toContain('Simular renovação');
+    const simulate = async (acao: string) => {
+      const res = await dashboardRequest(api.baseUrl, editor, 'POST', `${path}/simular/${acao}`);
+      expect(res.status).toBe(303);
+      return res.headers.get('location');
+    };
+    expect(await simulate('pagamento')).toBe(`${path}?aviso=pagamento`);
+    expect((await api.as(shop.key).get(`/subscriptions/${sub.id}`)).body.status).toBe('active');
+    expect(await simulate('renovacao')).toBe(`${path}?aviso=renovacao`);
+    expect(await simulate('falha')).toBe(`${path}?aviso=falha`);
+    expect((await api.as(shop.key).get(`/subscriptions/${sub.id}`)).body.status).toBe('past_due');
+    const page = await dashboardRequest(api.baseUrl, owner, 'GET', `${path}?aviso=falha`);
+    expect(page.text).toContain('Falha simulada.');
+    expect(rowWith(page.text, 'Paga')).toMatch(/^1 /);
+    expect(rowsOf(page.text).filter((row) => /^2 .* R\$ 49,90 Paga /.test(row))).toHaveLength(1);
+    expect(rowsOf(page.text).some((row) => /^3 .* Agendada \(1 tentativa falhou\)/.test(row))).toBe(true);
+    // Its two sales, cycle 1 and 2, each linking to Vendas.
+    const sales = rowsOf(page.text).filter((row) => row.includes('Aprovada'));
+    expect(sales).toHaveLength(2);
+    expect(page.text).toContain('Ver em Vendas');
+    expect(page.text).toContain('Simular cancelamento pelo comprador');
+    expect(await simulate('cancelamento-comprador')).toBe(`${path}?aviso=cancelamento-comprador`);
+    expect((await api.as(shop.key).get(`/subscriptions/${sub.id}`)).body).toMatchObject({
+      status: 'canceled',
+      cancel_reason: 'buyer',
+    });
+    expect(await simulate('renovacao')).toBe(`${path}?aviso=recusada`);
+    const ended = await dashboardRequest(api.baseUrl, owner, 'GET', path);
+    expect(ended.text).toContain('Cancelada pelo comprador');
+    expect(ended.text).not.toContain('Simular');
+  });
+
+  it('the simulations are test mode’s: a store charging live has none', async () => {
+    const store = await api.createStore({ name: 'Loja ao vivo' });
+    const product = await recurringProduct(api, store.key);
+    const sub = (await subscribe(api, store.key, product.id)).body;
+    const member = await dashboardLogin(api.baseUrl, await addDashboardUser(api, store.storeId, 'owner'));
+    await api.db
+      .updateTable('stores')
+      .set({ checkout_mode: 'live' })
+      .where('id', '=', store.storeId)
+      .execute();
+    const res = await dashboardRequest(
+      api.baseUrl,
+      member,
+      'POST',
+      `/dashboard/assinaturas/${sub.id}/simular/pagamento`,
+    );
+    expect(res.status).toBe(404);
+    expect((await api.as(store.key).get(`/subscriptions/${sub.id}`)).body.status).toBe('pending');
+  });
+
   it("another store's subscription by URL is 404", async () => {
     const other = await api.createStore({ name: 'Terceira' });
     const product = await recurringProduct(api, other.key);
@@ -268,8 +433,9 @@ const horizontalOverflow = (page: Page) =>
 describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Pedidos and Assinaturas in Chromium'), () => {
   describeEachDatabase('Pedidos and Assinaturas pages', (api) => {
     let user: DashboardUser;
+    let shop: Shop;
     beforeAll(async () => {
-      const shop = await createShop(api);
+      shop = await createShop(api);
       user = await addDashboardUser(api, shop.storeId, 'owner');
       const recovered = await order(api, shop, HOSTILE);
       await api.as(shop.key).post(`/orders/${await orderIdOf(api, recovered)}/simulate_abandonment`);
@@ -296,6 +462,43 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('Pedidos and Assinaturas 
         await page.getByRole('button', { name: 'Confirmar cancelamento' }).click();
         await expect.poll(() => page.getByText('Assinatura cancelada.').count()).toBe(1);
         expect(await page.getByRole('cell', { name: 'Cancelada' }).count()).toBe(1);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+        expect(watch.foreign).toEqual([]);
+        expect(watch.problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it('an order’s page and a subscription’s page: axe clean at 360 px, the link to copy, the simulations by keyboard', async () => {
+      const pendingId = await orderIdOf(api, await order(api, shop, 'Pedro Pendente'));
+      const sub = (
+        await subscribe(api, shop.key, (await recurringProduct(api, shop.key, { nome: 'Clube do Chá' })).id)
+      ).body;
+      const context = await browser!.newContext({ viewport: { width: 360, height: 800 }, locale: 'pt-BR' });
+      try {
+        const page = await context.newPage();
+        const watch = await watchPage(page, api.baseUrl);
+        await dashboardBrowserLogin(page, api.baseUrl, user);
+        await page.goto(`${api.baseUrl}/dashboard/pedidos`);
+        await page.locator(`a[href="/dashboard/pedidos/${pendingId}"]`).click();
+        await page.waitForURL(new RegExp(`/dashboard/pedidos/${pendingId}$`));
+        expect(await page.getByLabel('Link de pagamento').inputValue()).toContain('/p/o/');
+        expect(await page.getByRole('button', { name: 'Copiar link de pagamento' }).count()).toBe(1);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+
+        await page.goto(`${api.baseUrl}/dashboard/assinaturas`);
+        await page.getByRole('link', { name: 'Clube do Chá' }).click();
+        await page.waitForURL(new RegExp(`/dashboard/assinaturas/${sub.id}$`));
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+        // The keyboard reaches and presses a simulation.
+        await page.getByRole('button', { name: 'Simular pagamento da primeira cobrança' }).focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.getByText('Pagamento simulado.').count()).toBe(1);
+        expect(await page.getByRole('cell', { name: 'Aprovada' }).count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
         expect(await horizontalOverflow(page)).toBe(0);
         expect(watch.foreign).toEqual([]);

@@ -182,9 +182,11 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     }
   });
 
-  it('expires pending subscriptions whose first charge expired, touches only --store, and refuses a bad --as-of', async () => {
+  it('expires pending subscriptions whose first charge expired, by the --as-of day too, touches only --store, and refuses a bad --as-of', async () => {
     const pending = (await subscribe(api, key, product.id)).body;
     await api.as(key).post(`/payments/pix/${pending.first_charge.id}/simulate_expiration`);
+    // Still payable by the real clock, but expired by the end of the day played.
+    const unpaid = (await subscribe(api, key, product.id)).body;
     const other = await api.createStore({ name: 'Outra loja' });
     const otherProduct = await recurringProduct(api, other.key);
     const otherSub = (await subscribe(api, other.key, otherProduct.id)).body;
@@ -194,6 +196,9 @@ describeEachDatabase('storefront subscriptions run-cycles: each cycle billed onc
     const report = await runJson('--store', storeId, '--as-of', otherDue);
     expect(report.expired).toContain(pending.id);
     expect((await api.as(key).get(`/subscriptions/${pending.id}`)).body.status).toBe('expired');
+    expect(report.expired).toContain(unpaid.id);
+    expect((await api.as(key).get(`/subscriptions/${unpaid.id}`)).body.status).toBe('expired');
+    expect((await api.as(other.key).get(`/subscriptions/${otherSub.id}`)).body.status).toBe('active');
     expect(await cyclesOf(otherSub.id)).toEqual([]);
 
     for (const bad of ['2026-02-30', '2026-1-5', 'tomorrow']) {

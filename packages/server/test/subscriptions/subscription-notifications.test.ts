@@ -14,6 +14,7 @@ import {
   useReceiverAndWorker,
 } from '../webhooks/delivery-harness.js';
 import { BUYER, recurringProduct, subscribe } from './subscription-helpers.js';
+import { addDashboardUser, dashboardLogin, dashboardRequest } from '../support/dashboard.js';
 
 const FROM_DOMAIN = 'loja.example.com';
 const SUBSCRIPTION_EVENTS = [
@@ -131,6 +132,57 @@ describeEachDatabase(
         return body.delivery_email.status !== 'pending' && body;
       });
       expect(sale.delivery_email).toMatchObject({ status: 'sent', attempts: 1 });
+    });
+
+    it('the buyer is e-mailed when the store cancels their subscription (API and dashboard), not when they cancel it themselves', async () => {
+      const { key, storeId } = await api.createStore({ name: 'Clube & Cia' });
+      const product = await recurringProduct(api, key);
+      const active = (await subscribe(api, key, product.id)).body;
+      await api.as(key).post(`/payments/pix/${active.first_charge.id}/simulate_payment`);
+      const pending = (await subscribe(api, key, product.id)).body;
+      const byBuyer = (await subscribe(api, key, product.id)).body;
+      await api.as(key).post(`/payments/pix/${byBuyer.first_charge.id}/simulate_payment`);
+      await api.as(key).post(`/subscriptions/${byBuyer.id}/simulate_buyer_cancel`);
+
+      expect((await api.as(key).post(`/subscriptions/${active.id}/cancel`)).status).toBe(200);
+      const owner = await dashboardLogin(api.baseUrl, await addDashboardUser(api, storeId, 'owner'));
+      const done = await dashboardRequest(
+        api.baseUrl,
+        owner,
+        'POST',
+        `/dashboard/assinaturas/${pending.id}/cancelar`,
+      );
+      expect(done.status).toBe(303);
+
+      const mailOf = (id: string) =>
+        eventually(async () =>
+          smtp.messages.find((m) => m.parsed.messageId === `<subscription-${id}-canceled@${FROM_DOMAIN}>`),
+        );
+      for (const id of [active.id, pending.id]) {
+        const mail = await mailOf(id);
+        expect(mail.parsed.subject).toBe('Assinatura cancelada: Clube do Violão');
+        expect(mail.parsed.to).toMatchObject({ value: [{ address: BUYER.email, name: BUYER.name }] });
+        expect(mail.parsed.text).toContain(
+          'Clube & Cia cancelou a sua assinatura de Clube do Violão (R$ 49,90 por mês)',
+        );
+        expect(mail.parsed.html).toContain('Clube &amp; Cia');
+      }
+      const row = await eventually(async () => {
+        const found = await api.db
+          .selectFrom('subscriptions')
+          .select(['cancel_email_status', 'cancel_email_sent_at'])
+          .where('id', '=', active.id)
+          .executeTakeFirstOrThrow();
+        return found.cancel_email_status === 'sent' && found;
+      });
+      expect(row.cancel_email_sent_at).not.toBeNull();
+      // The buyer's own cancellation sends them nothing of the kind.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        smtp.messages.some(
+          (m) => m.parsed.messageId === `<subscription-${byBuyer.id}-canceled@${FROM_DOMAIN}>`,
+        ),
+      ).toBe(false);
     });
   },
   { config: { webhookAllowedHosts: allowedHosts, smtp: smtp.settings() } },

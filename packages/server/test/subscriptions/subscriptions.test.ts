@@ -386,11 +386,11 @@ describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation
     await api.as(key).post(`/payments/pix/${a.first_charge.id}/simulate_expiration`);
     await api.as(key).post(`/payments/pix/${b.first_charge.id}/cancel`);
     const { expireUnauthorised } = await import('../../src/domain/subscriptions/subscriptions-repository.js');
-    const expired = await expireUnauthorised(api.db, storeId);
+    const expired = await expireUnauthorised(api.db, { storeId });
     expect(expired.sort()).toEqual([a.id, b.id].sort());
     expect((await api.as(key).get(`/subscriptions/${a.id}`)).body.status).toBe('expired');
     expect((await api.as(key).get(`/subscriptions/${b.id}`)).body.status).toBe('expired');
-    expect(await expireUnauthorised(api.db, storeId)).toEqual([]);
+    expect(await expireUnauthorised(api.db, { storeId })).toEqual([]);
   });
 
   it('the purchase page subscribes: bump ignored, a coupon refused, the order’s Pix is the first charge', async () => {

@@ -8,7 +8,7 @@ import { Problem, alnum, dynamicBrCode } from './fake-psp-wire.js';
  * `POST /cobr/{txid}/retentativa/{data}`, `PUT /webhookrec`, `PUT /webhookcobr`. Every request body
  * is checked against the standard's JSON schema (400 with its `violacoes`), and every answer is
  * checked against the schema of its shape before it leaves, so neither side drifts from the
- * standard. The payer's side is played by the controls (`payJourney3`, `settleCobr`, `failCobr`,
+ * standard. The payer's side is played by the controls (`payJourney3`, `payRefusingJourney3`, `settleCobr`, `failCobr`,
  * `endRec`), which change the state and POST the callbacks (`<webhookUrl>/rec`, `/cobr`).
  */
 
@@ -83,6 +83,8 @@ export interface FakeRecResources {
   route(method: string, segments: string[], url: URL, body: unknown): [number, unknown?] | undefined;
   /** The payer scans the composite code: pays the first cob and approves the rec (Jornada 3). */
   payJourney3(idRec: string): Promise<void>;
+  /** The payer scans the composite code, pays the first cob but refuses the recurrence (`REJEITADA`, AP13). */
+  payRefusingJourney3(idRec: string): Promise<void>;
   /** The scheduled attempt of a cycle settles: the cobr is CONCLUIDA with its Pix. */
   settleCobr(txid: string): Promise<string>;
   /** The current attempt of a cycle fails (the payer's account could not pay). */
@@ -141,6 +143,13 @@ export function fakeRecResources(context: FakeRecContext): FakeRecResources {
   const cobrInvalida = (detail: string) =>
     invalid('CobROperacaoInvalida', 'Cobrança recorrente inválida.', detail);
 
+  /** A rec still waiting for the payer's Jornada 3 answer, and its first charge. */
+  function journey3(idRec: string): { rec: FakeRec; txid: string } {
+    const rec = recOr404(idRec);
+    const txid = rec.ativacao.dadosJornada?.txid;
+    if (rec.status !== 'CRIADA' || txid === undefined) throw new Error(`rec ${idRec} is ${rec.status}`);
+    return { rec, txid };
+  }
   function setRecStatus(rec: FakeRec, status: FakeRec['status']): void {
     rec.status = status;
     rec.atualizacao.push({ status, data: now() });
@@ -399,12 +408,21 @@ export function fakeRecResources(context: FakeRecContext): FakeRecResources {
     },
 
     async payJourney3(idRec) {
-      const rec = recOr404(idRec);
-      const txid = rec.ativacao.dadosJornada?.txid;
-      if (rec.status !== 'CRIADA' || txid === undefined) throw new Error(`rec ${idRec} is ${rec.status}`);
+      const { rec, txid } = journey3(idRec);
       await context.payCob(txid);
       setRecStatus(rec, 'APROVADA');
       rec.ativacao = { tipoJornada: 'JORNADA_3', dadosJornada: { txid } };
+      await context.postCallback(resources.webhookRec, 'rec', recNotice(rec));
+    },
+
+    async payRefusingJourney3(idRec) {
+      const { rec, txid } = journey3(idRec);
+      await context.payCob(txid);
+      setRecStatus(rec, 'REJEITADA');
+      rec.ativacao = { tipoJornada: 'JORNADA_3', dadosJornada: { txid } };
+      rec.encerramento = {
+        rejeicao: { codigo: 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' },
+      };
       await context.postCallback(resources.webhookRec, 'rec', recNotice(rec));
     },
 

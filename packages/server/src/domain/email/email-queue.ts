@@ -13,10 +13,10 @@ import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 export const EMAIL_WAKE = 'email';
 
 export interface EmailQueue {
-  table: 'email_jobs' | 'recovery_email_jobs';
-  key: 'sale_id' | 'order_id';
+  table: 'email_jobs' | 'recovery_email_jobs' | 'subscription_email_jobs';
+  key: 'sale_id' | 'order_id' | 'subscription_id';
   /** Names the queue in logs and metrics. */
-  name: 'delivery' | 'recovery';
+  name: 'delivery' | 'recovery' | 'cancellation';
   /** Writes where its row shows the e-mail's state, in the transaction that settles the job. */
   settle(trx: Kysely<Database>, id: string, result: SettledEmail): Promise<void>;
 }
@@ -46,15 +46,22 @@ export interface RecoveryEmailJobsTable extends Omit<EmailJob, 'id'> {
   order_id: string;
 }
 
+/** The queue of the buyer's e-mail when the store cancels their subscription (migration 0027). */
+export interface SubscriptionEmailJobsTable extends Omit<EmailJob, 'id'> {
+  subscription_id: string;
+}
+
 declare module '../../platform/db/schema.js' {
   interface Tables {
     recovery_email_jobs: RecoveryEmailJobsTable;
+    subscription_email_jobs: SubscriptionEmailJobsTable;
   }
 }
 
 interface JobRow extends Omit<EmailJob, 'id'> {
   sale_id: string;
   order_id: string;
+  subscription_id: string;
 }
 
 /**
@@ -64,7 +71,7 @@ interface JobRow extends Omit<EmailJob, 'id'> {
 export const queueDb = (db: Kysely<Database>) => db as unknown as Kysely<Record<EmailQueue['table'], JobRow>>;
 
 export const jobOf = (queue: EmailQueue, row: JobRow): EmailJob => {
-  const { sale_id: _sale, order_id: _order, ...rest } = row;
+  const { sale_id: _sale, order_id: _order, subscription_id: _subscription, ...rest } = row;
   return { ...rest, id: row[queue.key] };
 };
 
@@ -97,6 +104,23 @@ export const RECOVERY_QUEUE: EmailQueue = {
         recovery_email_status: result.status,
         recovery_email_last_error: result.lastError,
         ...(result.sentAt !== null && { recovery_email_sent_at: result.sentAt }),
+      })
+      .where('id', '=', id)
+      .execute();
+  },
+};
+
+export const CANCELLATION_QUEUE: EmailQueue = {
+  table: 'subscription_email_jobs',
+  key: 'subscription_id',
+  name: 'cancellation',
+  async settle(trx, id, result) {
+    await trx
+      .updateTable('subscriptions')
+      .set({
+        cancel_email_status: result.status,
+        cancel_email_last_error: result.lastError,
+        ...(result.sentAt !== null && { cancel_email_sent_at: result.sentAt }),
       })
       .where('id', '=', id)
       .execute();

@@ -36,7 +36,7 @@ interface Filled<Name extends string> {
   subject: string;
   body: string;
   values: Record<Name, string>;
-  link: Name;
+  link?: Name;
   /** Appended to the text and to the HTML (already escaped) after the body. */
   extra?: { text: string; html: string };
 }
@@ -106,6 +106,35 @@ export function composeDeliveryEmail(input: DeliveryEmailInput): ComposedEmail {
           '</ul>',
       },
     }),
+  });
+}
+
+/** What the buyer is told when the store cancels their subscription. */
+export interface CancellationEmailInput {
+  storeName: string;
+  customerName: string | null;
+  product: string;
+  /** "R$ 49,90 por mês". */
+  amountPerPeriod: string;
+}
+
+const CANCELLATION_SUBJECT = 'Assinatura cancelada: {{produto}}';
+const CANCELLATION_BODY =
+  'Olá, {{nome}}!\n\n{{loja}} cancelou a sua assinatura de {{produto}} ({{valor}}). ' +
+  'Nenhuma nova cobrança será feita, e a autorização do Pix Automático foi encerrada.\n\n' +
+  'Em caso de dúvida, fale com {{loja}}.';
+
+/** The buyer's notice that the store canceled their subscription (no cobrança follows). */
+export function composeCancellationEmail(input: CancellationEmailInput): ComposedEmail {
+  return compose<'nome' | 'produto' | 'valor' | 'loja'>({
+    subject: CANCELLATION_SUBJECT,
+    body: CANCELLATION_BODY,
+    values: {
+      nome: input.customerName ?? NAMELESS,
+      produto: input.product,
+      valor: input.amountPerPeriod,
+      loja: input.storeName,
+    },
   });
 }
 

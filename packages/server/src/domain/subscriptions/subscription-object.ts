@@ -1,3 +1,4 @@
+import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../../platform/db/schema.js';
@@ -43,6 +44,10 @@ export interface SubscriptionsTable {
   claimed_until: string | null;
   next_check_at: string | null;
   created_at: string;
+  /** The buyer's e-mail when the store cancels it (migration 0027): null when none was queued. */
+  cancel_email_status: DeliveryEmailStatus | null;
+  cancel_email_sent_at: string | null;
+  cancel_email_last_error: string | null;
 }
 
 export type CycleStatus = 'sending' | 'scheduled' | 'paid' | 'failed' | 'canceled';

@@ -3,6 +3,7 @@ import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
 import { claimableRows } from '../../platform/db/row-locks.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
+import { addDays, localDayStart } from '../../platform/values/local-date.js';
 import type {
   SubscriptionCyclesTable,
   SubscriptionStatus,
@@ -97,6 +98,33 @@ export function findCycle(db: Kysely<Database>, subscriptionId: string, cycle: n
     .executeTakeFirst();
 }
 
+/** A subscription's cycle charges (cycle 2 on; the first charge is cycle 1), oldest first. */
+export function listCycles(db: Kysely<Database>, subscriptionId: string) {
+  return db
+    .selectFrom('subscription_cycles')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('cycle')
+    .execute();
+}
+
+/** The sales a subscription made (one per paid cycle), in its store and mode, oldest first. */
+export function listSubscriptionSales(
+  db: Kysely<Database>,
+  scope: SubscriptionScope,
+  subscriptionId: string,
+) {
+  return db
+    .selectFrom('sales')
+    .selectAll()
+    .where('store_id', '=', scope.storeId)
+    .where('livemode', '=', fromBool(scope.livemode))
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** What a `cobr` callback names: the cycle charge's txid. */
 export function findCycleByTxid(db: Kysely<Database>, storeId: string, txid: string) {
   return db
@@ -185,30 +213,63 @@ export async function claimDueSubscriptions(
 /**
  * Pending subscriptions whose first charge expired or was canceled unpaid: never authorised, they
  * become `expired` (a conditional update, so a late confirmed payment and this sweep give one outcome).
+ * With `asOf` (a run playing that day) a first charge counts as expired when it expires by the end of
+ * that day in its store's time zone, rather than by the real clock.
  */
-export async function expireUnauthorised(db: Kysely<Database>, storeId?: string): Promise<string[]> {
-  const now = nowIso();
-  const rows = await db
-    .selectFrom('subscriptions')
-    .innerJoin('pix_charges', (join) =>
-      join
-        .onRef('pix_charges.id', '=', 'subscriptions.first_charge_id')
-        .onRef('pix_charges.store_id', '=', 'subscriptions.store_id'),
-    )
-    .selectAll('subscriptions')
-    .where('subscriptions.status', '=', 'pending')
-    .where((eb) =>
-      eb.or([
-        eb('pix_charges.status', 'in', ['expired', 'canceled']),
-        eb.and([eb('pix_charges.status', '=', 'pending'), eb('pix_charges.expires_at', '<=', now)]),
-      ]),
-    )
-    .$if(storeId !== undefined, (q) => q.where('subscriptions.store_id', '=', storeId!))
-    .execute();
+export async function expireUnauthorised(
+  db: Kysely<Database>,
+  options: { storeId?: string | undefined; asOf?: string | undefined } = {},
+): Promise<string[]> {
+  const { storeId, asOf } = options;
+  const cutoffs: Array<{ before: string; timezone: string | null }> = [];
+  if (asOf === undefined) cutoffs.push({ before: nowIso(), timezone: null });
+  else {
+    const zones = await db
+      .selectFrom('stores')
+      .select('timezone')
+      .distinct()
+      .$if(storeId !== undefined, (q) => q.where('id', '=', storeId!))
+      .execute();
+    for (const { timezone } of zones) {
+      cutoffs.push({ before: localDayStart(addDays(asOf, 1), timezone), timezone });
+    }
+  }
   const expired: string[] = [];
-  for (const row of rows) {
-    if (await moveSubscription(db, row, ['pending'], { status: 'expired', next_check_at: null })) {
-      expired.push(row.id);
+  for (const cutoff of cutoffs) {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .innerJoin('pix_charges', (join) =>
+        join
+          .onRef('pix_charges.id', '=', 'subscriptions.first_charge_id')
+          .onRef('pix_charges.store_id', '=', 'subscriptions.store_id'),
+      )
+      .selectAll('subscriptions')
+      .where('subscriptions.status', '=', 'pending')
+      .where((eb) =>
+        eb.or([
+          eb('pix_charges.status', 'in', ['expired', 'canceled']),
+          eb.and([
+            eb('pix_charges.status', '=', 'pending'),
+            // The real clock: expired at or before now; a played day: expires before the next one begins.
+            cutoff.timezone === null
+              ? eb('pix_charges.expires_at', '<=', cutoff.before)
+              : eb('pix_charges.expires_at', '<', cutoff.before),
+          ]),
+        ]),
+      )
+      .$if(storeId !== undefined, (q) => q.where('subscriptions.store_id', '=', storeId!))
+      .$if(cutoff.timezone !== null, (q) =>
+        q.where(
+          'subscriptions.store_id',
+          'in',
+          db.selectFrom('stores').select('id').where('timezone', '=', cutoff.timezone!),
+        ),
+      )
+      .execute();
+    for (const row of rows) {
+      if (await moveSubscription(db, row, ['pending'], { status: 'expired', next_check_at: null })) {
+        expired.push(row.id);
+      }
     }
   }
   return expired;

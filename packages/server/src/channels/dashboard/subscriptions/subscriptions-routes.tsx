@@ -4,6 +4,16 @@ import { ApiError } from '../../../platform/http/api-error.js';
 import type { Customer } from '../../../domain/kernel/customer.js';
 import { findStore } from '../../../domain/stores/stores.js';
 import { cancelSubscription } from '../../../flows/cancel-subscription.js';
+import { simulateExpiration, simulatePayment } from '../../../flows/simulate-payment.js';
+import {
+  simulateBuyerCancel,
+  simulateFailure,
+  simulateRenewal,
+} from '../../../flows/simulate-subscription.js';
+import { findCharge } from '../../../domain/pix/pix-charges-repository.js';
+import { effectiveStatus } from '../../../domain/pix/pix-charge-object.js';
+import { SubscriptionPage, SUBSCRIPTION_SIMULATIONS, simulationsFor } from './subscription-view.js';
+import type { SubscriptionSimulation } from './subscription-view.js';
 import { PER_PERIOD } from '../../../domain/subscriptions/periods.js';
 import type {
   SubscriptionStatus,
@@ -12,6 +22,8 @@ import type {
 import type { SubscriptionScope } from '../../../domain/subscriptions/subscriptions-repository.js';
 import {
   findSubscription,
+  listCycles as cyclesOf,
+  listSubscriptionSales as subscriptionSales,
   listSubscriptionsQuery,
 } from '../../../domain/subscriptions/subscriptions-repository.js';
 import { personActor } from '../shell/audit-request.js';
@@ -58,6 +70,19 @@ const perPeriod = (row: SubscriptionsTable) =>
   `${formatBrl(row.amount_cents)} ${PER_PERIOD[row.recorrencia]}`;
 
 const Params = Type.Object({ id: Type.String({ maxLength: 40 }) });
+const PageQuery = Type.Object({ aviso: Type.Optional(Type.String({ maxLength: 30 })) });
+const SimulationParams = Type.Object({
+  id: Type.String({ maxLength: 40 }),
+  acao: Type.Union(Object.keys(SUBSCRIPTION_SIMULATIONS).map((key) => Type.Literal(key))),
+});
+
+/** What a redirect after a simulation says on the subscription's page. */
+const PAGE_NOTICES: Record<string, { kind: 'ok' | 'error'; text: string }> = {
+  ...Object.fromEntries(
+    Object.entries(SUBSCRIPTION_SIMULATIONS).map(([key, { done }]) => [key, { kind: 'ok', text: done }]),
+  ),
+  recusada: { kind: 'error', text: 'Esta simulação não se aplica à assinatura como ela está agora.' },
+};
 
 function SubscriptionsTableView(props: {
   subscriptions: SubscriptionsTable[];
@@ -72,7 +97,10 @@ function SubscriptionsTableView(props: {
       {props.subscriptions.map((subscription) => (
         <tr>
           <CustomerCell customer={subscription.customer} />
-          <td>{props.products.get(subscription.product_id) ?? '—'}</td>
+          <td>
+            {/* The product opens the subscription's page (its cycles and sales). */}
+            <a href={`${PATH}/${subscription.id}`}>{props.products.get(subscription.product_id) ?? '—'}</a>
+          </td>
           <td>{perPeriod(subscription)}</td>
           <td>{STATUS_LABELS[subscription.status]}</td>
           <td>{subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}</td>
@@ -155,6 +183,77 @@ export const subscriptionsScreen = defineScreen('subscriptions', async (app, ser
       ),
     });
   });
+
+  app.get(
+    '/assinaturas/:id',
+    guard('viewer', { params: Params, querystring: PageQuery }),
+    async (request, reply) => {
+      const session = member(request);
+      const scope = await scopeOf(session.storeId);
+      const row = await subscriptionOr404(scope, request.params.id);
+      const charge = await findCharge(db, scope, row.first_charge_id);
+      if (!charge) throw new Error(`subscription ${row.id} has no first charge`);
+      const firstCharge = { ...charge, status: effectiveStatus(charge) };
+      const products = await productNames(db, session.storeId, [row.product_id]);
+      const key = request.query.aviso;
+      const notice = key && key in PAGE_NOTICES ? PAGE_NOTICES[key] : null;
+      return sendPage(request, reply, services, {
+        title: 'Assinatura',
+        nav: 'subscriptions',
+        body: (
+          <>
+            {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+            <SubscriptionPage
+              row={row}
+              statusLabel={STATUS_LABELS[row.status]}
+              perPeriod={perPeriod(row)}
+              product={products.get(row.product_id) ?? '—'}
+              firstCharge={firstCharge}
+              cycles={await cyclesOf(db, row.id)}
+              sales={await subscriptionSales(db, scope, row.id)}
+              simulations={
+                scope.livemode || session.role === 'viewer'
+                  ? []
+                  : simulationsFor(row, firstCharge.status === 'pending')
+              }
+              canCancel={session.role === 'owner' && CANCELABLE.includes(row.status)}
+              base={PATH}
+            />
+          </>
+        ),
+      });
+    },
+  );
+
+  app.post(
+    '/assinaturas/:id/simular/:acao',
+    guard('editor', { params: SimulationParams }),
+    async (request, reply) => {
+      const session = member(request);
+      const scope = await scopeOf(session.storeId);
+      // Live subscriptions are billed by the buyer's bank: the simulations are test mode's, as in the API.
+      if (scope.livemode) throw new DashboardError(404, 'Assinatura não encontrada.');
+      const row = await subscriptionOr404(scope, request.params.id);
+      const acao = request.params.acao as SubscriptionSimulation;
+      const back = `${PATH}/${row.id}`;
+      try {
+        if (acao === 'pagamento' || acao === 'expiracao') {
+          const charge = await findCharge(db, scope, row.first_charge_id);
+          if (!charge || row.status !== 'pending') return reply.redirect(`${back}?aviso=recusada`, 303);
+          if (acao === 'pagamento') await simulatePayment(db, charge, config);
+          else await simulateExpiration(db, charge);
+        } else if (acao === 'renovacao') await simulateRenewal(db, app.payments, row, config);
+        else if (acao === 'falha') await simulateFailure(db, app.payments, row);
+        else await simulateBuyerCancel(db, row);
+      } catch (error) {
+        // The flow's 400: the subscription (or its charge) is not in a state the simulation applies to.
+        if (error instanceof ApiError && error.statusCode === 400)
+          return reply.redirect(`${back}?aviso=recusada`, 303);
+        throw error;
+      }
+      return reply.redirect(`${back}?aviso=${acao}`, 303);
+    },
+  );
 
   app.get('/assinaturas/:id/cancelar', guard('owner', { params: Params }), async (request, reply) => {
     const session = member(request);

@@ -218,15 +218,19 @@ function authorisationOf(rec: RecCompleta, idRec: string): AuthorisationAtPsp {
     throw new ProviderError(`The PSP answered rec ${idRec} with an unknown status.`);
   }
   if (rec.status !== 'CANCELADA' && rec.status !== 'REJEITADA') return { status: rec.status, endedBy: null };
-  // Rejected at the payer's PSP, or cancelled by whoever the standard names; our own cancellation
-  // (USUARIO_RECEBEDOR) already ended the subscription, so it names nobody.
+  // Refused by the payer (rejection AP13) or at the payer's PSP, or cancelled by whoever the standard
+  // names; our own cancellation (USUARIO_RECEBEDOR) already ended the subscription, so it names nobody.
   const solicitante = rec.encerramento?.cancelamento?.solicitante;
   const endedBy =
-    rec.status === 'REJEITADA' || solicitante === 'PSP_PAGADOR' || solicitante === 'PSP_RECEBEDOR'
-      ? 'psp'
-      : solicitante === 'USUARIO_PAGADOR'
+    rec.status === 'REJEITADA'
+      ? rec.encerramento?.rejeicao?.codigo === 'AP13'
         ? 'buyer'
-        : null;
+        : 'psp'
+      : solicitante === 'PSP_PAGADOR' || solicitante === 'PSP_RECEBEDOR'
+        ? 'psp'
+        : solicitante === 'USUARIO_PAGADOR'
+          ? 'buyer'
+          : null;
   return { status: rec.status, endedBy };
 }
 

@@ -24,6 +24,7 @@ import * as receivingAccount from './0023-receiving-account.js';
 import * as membershipAcceptance from './0024-membership-acceptance.js';
 import * as auditActor from './0026-audit-actor.js';
 import * as previousHandles from './0028-previous-handles.js';
+import * as subscriptionCancelEmail from './0027-subscription-cancel-email.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0024-membership-acceptance': membershipAcceptance,
   '0026-audit-actor': auditActor,
   '0028-previous-handles': previousHandles,
+  '0027-subscription-cancel-email': subscriptionCancelEmail,
 };
