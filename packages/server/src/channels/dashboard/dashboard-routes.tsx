@@ -86,7 +86,8 @@ export async function dashboardRoutes(
   );
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const shown = pageError(error);
-    if (shown.statusCode >= 500 && !(error instanceof GateFullError)) request.log.error({ err: error }, 'dashboard request failed');
+    if (shown.statusCode >= 500 && !(error instanceof GateFullError))
+      request.log.error({ err: error }, 'dashboard request failed');
     return errorPage(request, reply, shown);
   });
 

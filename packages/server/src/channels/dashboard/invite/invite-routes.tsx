@@ -80,7 +80,8 @@ export const inviteScreen = defineScreen('invite', async (app, services) => {
     const problem =
       passwordProblem(password) ?? (password === confirmation ? null : 'As duas senhas não são iguais.');
     if (problem) return invitePage(request, reply, services, invite, token, problem);
-    if (!(await acceptInvite(db, invite, await hashPassword(password, request.ip)))) throw new DashboardError(404, GONE);
+    if (!(await acceptInvite(db, invite, await hashPassword(password, request.ip))))
+      throw new DashboardError(404, GONE);
     await audit(db, {
       storeId: invite.storeId,
       userId: invite.userId,

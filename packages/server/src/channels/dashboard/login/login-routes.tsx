@@ -20,6 +20,7 @@ const LoginBody = Type.Object({
   password: Type.String({ maxLength: 200 }),
   _csrf: Type.Optional(Type.String()),
 });
+const LoginQuery = Type.Object({ senha: Type.Optional(Type.String({ maxLength: 20 })) });
 const CodeBody = Type.Object({ code: Type.String({ maxLength: 20 }), _csrf: Type.Optional(Type.String()) });
 
 function minutes(seconds: number): string {
@@ -64,9 +65,10 @@ export const loginScreen = defineScreen('login', async (app, services) => {
   const { db } = app;
   const { throttle } = services;
 
-  app.get('/login', guard('anyone'), async (request, reply) => {
+  app.get('/login', guard('anyone', { querystring: LoginQuery }), async (request, reply) => {
     if (request.dashboard.session?.stage === 'active') return reply.redirect(DASHBOARD_PREFIX, 303);
-    return sendBarePage(request, reply, services, { title: 'Entrar', body: <LoginForm /> });
+    const notice = request.query.senha === 'redefinida' ? 'Senha redefinida. Entre com a nova senha.' : null;
+    return sendBarePage(request, reply, services, { title: 'Entrar', body: <LoginForm notice={notice} /> });
   });
 
   app.post('/login', guard('anyone', { body: LoginBody }), async (request, reply) => {

@@ -22,6 +22,7 @@ const PasswordBody = Type.Object({
 const TotpConfirmBody = Type.Object({
   setup: Type.String({ maxLength: 1000 }),
   code: Type.String({ maxLength: 20 }),
+  password: Type.String({ maxLength: 1000 }),
   ...Csrf,
 });
 const TotpOffBody = Type.Object({ password: Type.String({ maxLength: 1000 }), ...Csrf });
@@ -119,15 +120,17 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
         if (!(error instanceof SecretBoxError)) throw error;
         return refuse(request, reply, 'twoStep', 'Configuração inválida. Comece de novo.');
       }
-      const step = matchTotp(secret, request.body.code, null);
+      // The password first: a session left open (or stolen) cannot tie the account to another phone.
+      const matches = await passwordMatches(request, request.body.password);
+      if (typeof matches === 'number')
+        return refuse(request, reply, 'twoStep', tooMany(reply, matches), {}, 429);
+      const step = matches ? matchTotp(secret, request.body.code, null) : null;
       if (step === null) {
+        const error = matches ? 'Código incorreto. Tente de novo.' : 'Senha incorreta.';
         return show(
           request,
           reply,
-          {
-            totpSetup: await totpSetup(request, secret),
-            errors: { twoStep: 'Código incorreto. Tente de novo.' },
-          },
+          { totpSetup: await totpSetup(request, secret), errors: { twoStep: error } },
           400,
         );
       }

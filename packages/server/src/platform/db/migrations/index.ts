@@ -21,6 +21,7 @@ import * as dashboardFollowups from './0020-dashboard-followups.js';
 import * as dashboardCatalog from './0021-dashboard-catalog.js';
 import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
 import * as receivingAccount from './0023-receiving-account.js';
+import * as passwordResets from './0025-password-resets.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0021-dashboard-catalog': dashboardCatalog,
   '0022-subscriptions-fixes': subscriptionsFixes,
   '0023-receiving-account': receivingAccount,
+  '0025-password-resets': passwordResets,
 };
