@@ -11,7 +11,6 @@ import type { OpenPasswordReset } from '../../../domain/accounts/password-resets
 import { findUserByEmail, membershipsOf } from '../../../domain/accounts/users.js';
 import { DashboardError, LOGIN_PATH } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, sendBarePage } from '../shell/page.js';
-import type { DashboardServices } from '../shell/services.js';
 import { Field, Notice, PostForm } from '../views/components.js';
 import { PasswordFields } from '../views/password-fields.js';
 import { passwordResetEmail } from './password-reset-email.js';
