@@ -141,7 +141,6 @@ for (let round_ = 0; round_ < rounds; round_++) {
     rssGrowthMb: toMb(peak - rssBefore),
   });
 }
-sampling = false;
 await server.stop();
 await place.cleanup();
 

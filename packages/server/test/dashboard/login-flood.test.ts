@@ -63,102 +63,118 @@ for (const shared of REDIS_URL ? [null, redis] : [null]) {
       const person = (role: 'owner' | 'viewer' = 'viewer') =>
         addDashboardUser(api, storeId, role, `flood-${randomBytes(6).toString('hex')}@loja.example`);
 
-      it('20 parallel wrong passwords for one (IP, e-mail): at most 5 are checked, the rest are held', async () => {
-        const user = await person();
-        const ip = `203.0.113.${1 + (randomBytes(1)[0]! % 250)}`;
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => login(api, user.email, `wrong-${i}`, ip)),
-        );
-        const counts = tally(answers.map((a) => a.status));
-        const checked = answers.filter((a) => a.text.includes(WRONG_PAIR)).length;
-        expect(checked, JSON.stringify(counts)).toBeGreaterThanOrEqual(1);
-        expect(checked, JSON.stringify(counts)).toBeLessThanOrEqual(5);
-        // The rest were held (429) or, past the hashing gate's share of one client, refused unchecked (503).
-        expect((counts[429] ?? 0) + (counts[503] ?? 0) + checked, JSON.stringify(counts)).toBe(20);
-        // Keep guessing until the pair is spent: never more than 5 checked in all.
-        let total = checked;
-        for (let i = 0; i < 10; i++) {
-          const next = await login(api, user.email, `again-${i}`, ip);
-          if (next.text.includes(WRONG_PAIR)) total++;
-        }
-        expect(total).toBe(5);
-        expect((await login(api, user.email, user.password, ip)).status).toBe(429);
-        // Another address signs in.
-        expect((await login(api, user.email, user.password, '198.51.100.9')).status).toBe(303);
-      });
-
-      it('20 parallel wrong codes at the second step: 5 are checked, the rest are held', async () => {
-        const user = await person();
-        const secret = await turnOnTwoStep(api, user);
-        const first = await login(api, user.email, user.password);
-        const half: DashboardSession = { cookie: sessionCookieOf(first), csrf: '' };
-        half.csrf = csrfOf(
-          (await dashboardRequest(api.baseUrl, half, 'GET', '/dashboard/login/verificar')).text,
-        );
-        const right = totpCode(secret, totpStep());
-        const wrong = (i: number) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0');
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            dashboardRequest(api.baseUrl, half, 'POST', '/dashboard/login/verificar', { code: wrong(i) }),
-          ),
-        );
-        const counts = tally(answers.map((a) => a.status));
-        expect(answers.filter((a) => a.text.includes(WRONG_CODE)).length, JSON.stringify(counts)).toBe(5);
-        expect(counts[429]).toBe(15);
-        const held = await dashboardRequest(api.baseUrl, half, 'POST', '/dashboard/login/verificar', {
-          code: right,
-        });
-        expect(held.status).toBe(429);
-      });
-
-      it('a right password gives its attempt back: many logins in a row stay open', async () => {
-        const user = await person();
-        for (let i = 0; i < 8; i++) expect((await login(api, user.email, user.password)).status).toBe(303);
-        for (let i = 0; i < 4; i++) expect((await login(api, user.email, `wrong-${i}`)).status).toBe(401);
-        expect((await login(api, user.email, user.password)).status).toBe(303);
-      });
-
-      it('a full hashing gate answers 503 with Retry-After in Portuguese, before hashing, counting no failure', async () => {
-        const user = await person('owner');
-        const session = await dashboardLogin(api.baseUrl, user);
-        const before = await api.db
-          .selectFrom('audit_log')
-          .select('id')
-          .where('store_id', '=', storeId)
-          .where('action', '=', 'login_failed')
-          .execute();
-        const gate = fillHashingGate();
-        try {
-          for (let i = 0; i < 6; i++) {
-            const busy = await login(api, user.email, `wrong-${i}`);
-            expect(busy.status).toBe(503);
-            expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-            expect(busy.text).toContain('Muitas verificações de senha ao mesmo tempo');
-          }
-          // Every other place that hashes a password goes through the same gate.
-          const change = await dashboardRequest(
-            api.baseUrl,
-            session,
-            'POST',
-            '/dashboard/configuracoes/conta/senha',
-            { current: user.password, password: 'outra-senha-longa', confirmation: 'outra-senha-longa' },
+      it(
+        '20 parallel wrong passwords for one (IP, e-mail): at most 5 are checked, the rest are held',
+        { timeout: 120_000 },
+        async () => {
+          const user = await person();
+          const ip = `203.0.113.${1 + (randomBytes(1)[0]! % 250)}`;
+          const answers = await Promise.all(
+            Array.from({ length: 20 }, (_, i) => login(api, user.email, `wrong-${i}`, ip)),
           );
-          expect(change.status).toBe(503);
-          expect(change.headers.get('retry-after')).toMatch(/^\d+$/);
-        } finally {
-          await gate.release();
-        }
-        const after = await api.db
-          .selectFrom('audit_log')
-          .select('id')
-          .where('store_id', '=', storeId)
-          .where('action', '=', 'login_failed')
-          .execute();
-        expect(after.length).toBe(before.length);
-        // None of the six refused attempts was counted against the pair.
-        for (let i = 0; i < 4; i++) expect((await login(api, user.email, `wrong-${i}`)).status).toBe(401);
-        expect((await login(api, user.email, user.password)).status).toBe(303);
-      });
+          const counts = tally(answers.map((a) => a.status));
+          const checked = answers.filter((a) => a.text.includes(WRONG_PAIR)).length;
+          expect(checked, JSON.stringify(counts)).toBeGreaterThanOrEqual(1);
+          expect(checked, JSON.stringify(counts)).toBeLessThanOrEqual(5);
+          // The rest were held (429) or, past the hashing gate's share of one client, refused unchecked (503).
+          expect((counts[429] ?? 0) + (counts[503] ?? 0) + checked, JSON.stringify(counts)).toBe(20);
+          // Keep guessing until the pair is spent: never more than 5 checked in all.
+          let total = checked;
+          for (let i = 0; i < 10; i++) {
+            const next = await login(api, user.email, `again-${i}`, ip);
+            if (next.text.includes(WRONG_PAIR)) total++;
+          }
+          expect(total).toBe(5);
+          expect((await login(api, user.email, user.password, ip)).status).toBe(429);
+          // Another address signs in.
+          expect((await login(api, user.email, user.password, '198.51.100.9')).status).toBe(303);
+        },
+      );
+
+      it(
+        '20 parallel wrong codes at the second step: 5 are checked, the rest are held',
+        { timeout: 120_000 },
+        async () => {
+          const user = await person();
+          const secret = await turnOnTwoStep(api, user);
+          const first = await login(api, user.email, user.password);
+          const half: DashboardSession = { cookie: sessionCookieOf(first), csrf: '' };
+          half.csrf = csrfOf(
+            (await dashboardRequest(api.baseUrl, half, 'GET', '/dashboard/login/verificar')).text,
+          );
+          const right = totpCode(secret, totpStep());
+          const wrong = (i: number) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0');
+          const answers = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              dashboardRequest(api.baseUrl, half, 'POST', '/dashboard/login/verificar', { code: wrong(i) }),
+            ),
+          );
+          const counts = tally(answers.map((a) => a.status));
+          expect(answers.filter((a) => a.text.includes(WRONG_CODE)).length, JSON.stringify(counts)).toBe(5);
+          expect(counts[429]).toBe(15);
+          const held = await dashboardRequest(api.baseUrl, half, 'POST', '/dashboard/login/verificar', {
+            code: right,
+          });
+          expect(held.status).toBe(429);
+        },
+      );
+
+      it(
+        'a right password gives its attempt back: many logins in a row stay open',
+        { timeout: 120_000 },
+        async () => {
+          const user = await person();
+          for (let i = 0; i < 8; i++) expect((await login(api, user.email, user.password)).status).toBe(303);
+          for (let i = 0; i < 4; i++) expect((await login(api, user.email, `wrong-${i}`)).status).toBe(401);
+          expect((await login(api, user.email, user.password)).status).toBe(303);
+        },
+      );
+
+      it(
+        'a full hashing gate answers 503 with Retry-After in Portuguese, before hashing, counting no failure',
+        { timeout: 120_000 },
+        async () => {
+          const user = await person('owner');
+          const session = await dashboardLogin(api.baseUrl, user);
+          const before = await api.db
+            .selectFrom('audit_log')
+            .select('id')
+            .where('store_id', '=', storeId)
+            .where('action', '=', 'login_failed')
+            .execute();
+          const gate = fillHashingGate();
+          try {
+            for (let i = 0; i < 6; i++) {
+              const busy = await login(api, user.email, `wrong-${i}`);
+              expect(busy.status).toBe(503);
+              expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+              expect(busy.text).toContain('Muitas verificações de senha ao mesmo tempo');
+            }
+            // Every other place that hashes a password goes through the same gate.
+            const change = await dashboardRequest(
+              api.baseUrl,
+              session,
+              'POST',
+              '/dashboard/configuracoes/conta/senha',
+              { current: user.password, password: 'outra-senha-longa', confirmation: 'outra-senha-longa' },
+            );
+            expect(change.status).toBe(503);
+            expect(change.headers.get('retry-after')).toMatch(/^\d+$/);
+          } finally {
+            await gate.release();
+          }
+          const after = await api.db
+            .selectFrom('audit_log')
+            .select('id')
+            .where('store_id', '=', storeId)
+            .where('action', '=', 'login_failed')
+            .execute();
+          expect(after.length).toBe(before.length);
+          // None of the six refused attempts was counted against the pair.
+          for (let i = 0; i < 4; i++) expect((await login(api, user.email, `wrong-${i}`)).status).toBe(401);
+          expect((await login(api, user.email, user.password)).status).toBe(303);
+        },
+      );
     },
     { redis: shared, config: { trustProxy: ['127.0.0.1'] } },
   );

@@ -49,7 +49,7 @@ describeEachDatabase('two-step verification: the password to turn it on, and the
   const person = (role: 'owner' | 'editor' = 'editor', store = storeId) =>
     addDashboardUser(api, store, role, `f2a-${randomBytes(6).toString('hex')}@loja.example`);
 
-  it('turning it on asks for the password: a wrong one changes nothing', async () => {
+  it('turning it on asks for the password: a wrong one changes nothing', { timeout: 120_000 }, async () => {
     const user = await person();
     const wrong = await turnOn(api, user, 'nao-e-a-senha');
     expect(wrong.status).toBe(400);
@@ -60,71 +60,79 @@ describeEachDatabase('two-step verification: the password to turn it on, and the
     expect(await twoStepOn(api, user.id)).toBe(true);
   });
 
-  it("an owner resets a member's two-step verification in Equipe: audited, their sessions end, they sign in with the password", async () => {
-    const user = await person();
-    expect((await turnOn(api, user, user.password)).status).toBe(303);
-    const theirs = await dashboardLogin(api.baseUrl, owner); // any open session of the owner
-    const settings = await dashboardRequest(api.baseUrl, theirs, 'GET', '/dashboard/configuracoes');
-    expect(settings.text).toContain(`Redefinir verificação em duas etapas de ${user.email}`);
-    const res = await dashboardRequest(
-      api.baseUrl,
-      theirs,
-      'POST',
-      '/dashboard/configuracoes/equipe/duas-etapas',
-      {
-        email: user.email,
-      },
-    );
-    expect(res.status).toBe(303);
-    expect(await twoStepOn(api, user.id)).toBe(false);
-    const signIn = await login(api, user.email, user.password);
-    expect(signIn.headers.get('location')).toBe('/dashboard');
-    const entries = await api.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('action', '=', 'totp_reset')
-      .execute();
-    expect(entries).toContainEqual(expect.objectContaining({ user_id: owner.id, detail: user.email }));
-  });
+  it(
+    "an owner resets a member's two-step verification in Equipe: audited, their sessions end, they sign in with the password",
+    { timeout: 120_000 },
+    async () => {
+      const user = await person();
+      expect((await turnOn(api, user, user.password)).status).toBe(303);
+      const theirs = await dashboardLogin(api.baseUrl, owner); // any open session of the owner
+      const settings = await dashboardRequest(api.baseUrl, theirs, 'GET', '/dashboard/configuracoes');
+      expect(settings.text).toContain(`Redefinir verificação em duas etapas de ${user.email}`);
+      const res = await dashboardRequest(
+        api.baseUrl,
+        theirs,
+        'POST',
+        '/dashboard/configuracoes/equipe/duas-etapas',
+        {
+          email: user.email,
+        },
+      );
+      expect(res.status).toBe(303);
+      expect(await twoStepOn(api, user.id)).toBe(false);
+      const signIn = await login(api, user.email, user.password);
+      expect(signIn.headers.get('location')).toBe('/dashboard');
+      const entries = await api.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('action', '=', 'totp_reset')
+        .execute();
+      expect(entries).toContainEqual(expect.objectContaining({ user_id: owner.id, detail: user.email }));
+    },
+  );
 
-  it('an owner cannot reset it for someone who also belongs to another store, nor for a non-owner role', async () => {
-    const other = await api.createStore({ name: 'Outra loja' });
-    const user = await person();
-    await api.db
-      .insertInto('memberships')
-      .values({
-        user_id: user.id,
-        store_id: other.storeId,
-        role: 'owner',
-        created_at: new Date().toISOString(),
-      })
-      .execute();
-    expect((await turnOn(api, user, user.password)).status).toBe(303);
-    const mine = await dashboardLogin(api.baseUrl, owner);
-    const refused = await dashboardRequest(
-      api.baseUrl,
-      mine,
-      'POST',
-      '/dashboard/configuracoes/equipe/duas-etapas',
-      {
-        email: user.email,
-      },
-    );
-    expect(refused.status).toBe(409);
-    expect(await twoStepOn(api, user.id)).toBe(true);
-    const editor = await dashboardLogin(api.baseUrl, await person());
-    const notOwner = await dashboardRequest(
-      api.baseUrl,
-      editor,
-      'POST',
-      '/dashboard/configuracoes/equipe/duas-etapas',
-      {
-        email: user.email,
-      },
-    );
-    expect(notOwner.status).toBe(403);
-  });
+  it(
+    'an owner cannot reset it for someone who also belongs to another store, nor for a non-owner role',
+    { timeout: 120_000 },
+    async () => {
+      const other = await api.createStore({ name: 'Outra loja' });
+      const user = await person();
+      await api.db
+        .insertInto('memberships')
+        .values({
+          user_id: user.id,
+          store_id: other.storeId,
+          role: 'owner',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      expect((await turnOn(api, user, user.password)).status).toBe(303);
+      const mine = await dashboardLogin(api.baseUrl, owner);
+      const refused = await dashboardRequest(
+        api.baseUrl,
+        mine,
+        'POST',
+        '/dashboard/configuracoes/equipe/duas-etapas',
+        {
+          email: user.email,
+        },
+      );
+      expect(refused.status).toBe(409);
+      expect(await twoStepOn(api, user.id)).toBe(true);
+      const editor = await dashboardLogin(api.baseUrl, await person());
+      const notOwner = await dashboardRequest(
+        api.baseUrl,
+        editor,
+        'POST',
+        '/dashboard/configuracoes/equipe/duas-etapas',
+        {
+          email: user.email,
+        },
+      );
+      expect(notOwner.status).toBe(403);
+    },
+  );
 
   it(
     'a sole owner with two-step verification is let back in by the operator: reset-2fa and reset-password',
