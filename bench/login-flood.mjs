@@ -79,10 +79,10 @@ const server = await startNodeProcess({
 });
 
 async function login(email, password, ip) {
-  const res = await fetch(`${origin}/dashboard/login`, {
+  const res = await globalThis.fetch(`${origin}/dashboard/login`, {
     method: 'POST',
     headers: { origin, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
-    body: new URLSearchParams({ email, password }).toString(),
+    body: new globalThis.URLSearchParams({ email, password }).toString(),
     redirect: 'manual',
   });
   await res.text();

@@ -152,15 +152,13 @@ export function registerUsersCommand(program: Command): void {
         if (!user) return fail(`no person with e-mail ${options.email}`);
         if (passwordHash !== null) {
           // Every session of theirs ends, audited in each of their stores as done from the CLI.
-          await kysely
-            .transaction()
-            .execute((trx) =>
-              replacePassword(trx, user.id, passwordHash, {
-                detail: `${user.email} (CLI)`,
-                ip: null,
-                userId: null,
-              }),
-            );
+          await kysely.transaction().execute((trx) =>
+            replacePassword(trx, user.id, passwordHash, {
+              detail: `${user.email} (CLI)`,
+              ip: null,
+              userId: null,
+            }),
+          );
           return print(
             !!options.json,
             { id: user.id, email: user.email, password_set: true },
