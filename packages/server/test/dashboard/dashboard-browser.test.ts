@@ -142,6 +142,8 @@ describeInChromium('dashboard in headless Chromium', (browser) => {
         expect(await horizontalOverflow(page)).toBe(0);
         const secret = (await page.locator('code.secret').first().textContent())!;
         await page.getByLabel('Código', { exact: true }).fill(totpCode(secret, totpStep()));
+        // Turning it on asks for the password too.
+        await page.getByLabel('Sua senha').fill(owner.password);
         await page.getByRole('button', { name: 'Ativar', exact: true }).click();
         await expect
           .poll(() => page.getByRole('status').first().textContent())

@@ -274,6 +274,7 @@ describeEachDatabase('dashboard login', (api) => {
       {
         setup: sealed,
         code: String((Number(totpCode(secret, totpStep())) + 1) % 1_000_000).padStart(6, '0'),
+        password: user.password,
       },
     );
     expect(wrongCode.status).toBe(400);
@@ -285,6 +286,7 @@ describeEachDatabase('dashboard login', (api) => {
       {
         setup: sealed,
         code: totpCode(secret, totpStep()),
+        password: user.password,
       },
     );
     expect(on.status).toBe(303);

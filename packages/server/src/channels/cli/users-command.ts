@@ -4,6 +4,13 @@ import { inviteUrl } from '../../domain/accounts/invites.js';
 import { hashPassword, passwordLengthProblem } from '../../domain/accounts/passwords.js';
 import { isRole, ROLE_LABELS, ROLES } from '../../domain/accounts/roles.js';
 import { recordAudit } from '../../domain/accounts/audit.js';
+import {
+  insertPasswordReset,
+  passwordResetUrl,
+  replacePassword,
+} from '../../domain/accounts/password-resets.js';
+import { resetTwoStep } from '../../domain/accounts/two-step-reset.js';
+import { findUserByEmail, membershipsOf } from '../../domain/accounts/users.js';
 import type { Role } from '../../domain/accounts/roles.js';
 import { addMember, listMembers, removeMember, renewInvite, TeamError } from '../../domain/accounts/team.js';
 import { findStore } from '../../domain/stores/stores.js';
@@ -186,6 +193,76 @@ export function registerUsersCommand(program: Command): void {
           !!options.json,
           { ...removed, store_id: options.store, removed: true },
           `Removed ${removed.email} from the store.`,
+        );
+      });
+    });
+
+  users
+    .command('reset-password')
+    .description(
+      'let a person back in: a one-time link (1 hour) to set a new password, or set it from a file',
+    )
+    .requiredOption('--email <email>', "the person's e-mail")
+    .option('--password-file <path>', 'a file whose first line is the new password (set at once)')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { email: string; passwordFile?: string; json?: boolean }) => {
+      const passwordHash =
+        options.passwordFile === undefined
+          ? null
+          : await hashPassword(passwordFromFile(options.passwordFile));
+      await withDatabase(async ({ kysely }, config) => {
+        const user = await findUserByEmail(kysely, options.email);
+        if (!user) return fail(`no person with e-mail ${options.email}`);
+        if (passwordHash !== null) {
+          // Every session of theirs ends, audited in each of their stores as done from the CLI.
+          await kysely.transaction().execute((trx) =>
+            replacePassword(trx, user.id, passwordHash, {
+              detail: `${user.email} (CLI)`,
+              ip: null,
+              userId: null,
+            }),
+          );
+          return print(
+            !!options.json,
+            { id: user.id, email: user.email, password_set: true },
+            `Set the password of ${user.email}; their sessions ended.`,
+          );
+        }
+        const url = passwordResetUrl(config.publicUrl, await insertPasswordReset(kysely, user.id));
+        print(
+          !!options.json,
+          { id: user.id, email: user.email, reset_url: url },
+          `Password reset link for ${user.email} (1 hour, used once):\n  ${url}`,
+        );
+      });
+    });
+
+  users
+    .command('reset-2fa')
+    .description('turn off the two-step verification of a person who lost their phone (their sessions end)')
+    .requiredOption('--email <email>', "the person's e-mail")
+    .option('--store <store_id>', 'refuse unless the person belongs to this store')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { email: string; store?: string; json?: boolean }) => {
+      await withDatabase(async ({ kysely }) => {
+        const user = await findUserByEmail(kysely, options.email);
+        if (!user) return fail(`no person with e-mail ${options.email}`);
+        if (
+          options.store &&
+          !(await membershipsOf(kysely, user.id)).some((m) => m.store_id === options.store)
+        )
+          return fail(`${user.email} does not belong to store ${options.store}`);
+        const reset = await kysely
+          .transaction()
+          .execute((trx) =>
+            resetTwoStep(trx, user.id, { userId: null, detail: `${user.email} (CLI)`, ip: null }, null),
+          );
+        print(
+          !!options.json,
+          { id: user.id, email: user.email, two_step_reset: reset },
+          reset
+            ? `Two-step verification of ${user.email} is off; they sign in with the password alone.`
+            : `${user.email} had no two-step verification; nothing changed.`,
         );
       });
     });

@@ -4,11 +4,13 @@ import { createSecretBox } from '../../platform/values/secret-box.js';
 import { createMailer } from '../../platform/mail/smtp-mailer.js';
 import type { MailerOptions } from '../../platform/mail/smtp-mailer.js';
 import { ApiError } from '../../platform/http/api-error.js';
+import { GateFullError } from '../../platform/concurrency/work-gate.js';
 import { registerHashedAsset } from '../../platform/html/page-assets.js';
 import { loginThrottle } from '../../domain/accounts/login-throttle.js';
 import { DASHBOARD_PREFIX, dashboardPlugin, DashboardError } from './shell/dashboard-plugin.js';
 import { sendBarePage, sendPage } from './shell/page.js';
 import { DASHBOARD_SCREENS } from './screens.js';
+import { busy } from './login/login-routes.js';
 import type { DashboardServices } from './shell/services.js';
 
 export { DASHBOARD_PREFIX };
@@ -16,6 +18,11 @@ export { DASHBOARD_PREFIX };
 /** Statuses a dashboard error keeps; anything else is a 500 to the person and a log line. */
 function pageError(error: Error & { statusCode?: number }): DashboardError {
   if (error instanceof DashboardError) return error;
+  if (error instanceof GateFullError) {
+    // Password hashing is at capacity: nothing was checked or changed; the form can be sent again.
+    const wait = error.retryAfterSeconds;
+    return new DashboardError(503, busy(wait), { 'retry-after': String(wait) });
+  }
   if (error instanceof ApiError && error.statusCode < 500) {
     return new DashboardError(
       error.statusCode,
@@ -80,7 +87,8 @@ export async function dashboardRoutes(
   );
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const shown = pageError(error);
-    if (shown.statusCode >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    if (shown.statusCode >= 500 && !(error instanceof GateFullError))
+      request.log.error({ err: error }, 'dashboard request failed');
     return errorPage(request, reply, shown);
   });
 

@@ -5,6 +5,7 @@ import { developersScreen } from './developers/developers-routes.js';
 import { homeScreen } from './home/home-routes.js';
 import { inviteScreen } from './invite/invite-routes.js';
 import { loginScreen } from './login/login-routes.js';
+import { passwordResetScreen } from './login/password-reset-routes.js';
 import { ordersScreen } from './orders/orders-routes.js';
 import { productsScreen } from './products/products-routes.js';
 import { pspScreen } from './psp/psp-routes.js';
@@ -19,6 +20,7 @@ import { subscriptionsScreen } from './subscriptions/subscriptions-routes.js';
  */
 export const DASHBOARD_SCREENS: readonly DashboardScreen[] = [
   loginScreen,
+  passwordResetScreen,
   sessionScreen,
   inviteScreen,
   homeScreen,

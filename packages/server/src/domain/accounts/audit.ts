@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = {
   password_changed: 'Senha alterada',
   totp_enabled: 'Verificação em duas etapas ativada',
   totp_disabled: 'Verificação em duas etapas desativada',
+  totp_reset: 'Verificação em duas etapas redefinida',
+  password_reset: 'Senha redefinida',
   api_key_created: 'Chave de API criada',
   api_key_revoked: 'Chave de API revogada',
   webhook_created: 'Endpoint de webhook criado',

@@ -141,6 +141,11 @@ export async function endOtherSessions(
     .execute();
 }
 
+/** After a reset (password or two-step): every session of the person ends. */
+export async function endAllSessions(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+}
+
 /** The store a session looks at, after the person picked another of theirs. */
 export async function switchSessionStore(
   db: Kysely<Database>,

@@ -41,6 +41,8 @@ export interface Limiter {
   consume(key: string): Promise<RateLimiterRes>;
   /** The key's current window, or null when it has none. */
   get(key: string): Promise<RateLimiterRes | null>;
+  /** Gives one point back (an attempt taken first that turned out right). */
+  reward(key: string): Promise<void>;
 }
 
 /**
@@ -98,6 +100,17 @@ function failoverLimiter(
       }
       return local.get(key);
     },
+    async reward(key) {
+      if (!probe) {
+        try {
+          await shared.reward(key, 1);
+          return;
+        } catch (error) {
+          fallBack(error);
+        }
+      }
+      await local.reward(key, 1);
+    },
     close() {
       if (probe) clearInterval(probe);
     },
@@ -116,7 +129,12 @@ export function serviceLimiter(
 ): Limiter & { close(): void } {
   const local = nodeLimiter(common);
   if (!redis)
-    return { consume: (key) => local.consume(key), get: (key) => local.get(key), close: () => undefined };
+    return {
+      consume: (key) => local.consume(key),
+      get: (key) => local.get(key),
+      reward: async (key) => void (await local.reward(key, 1)),
+      close: () => undefined,
+    };
   // Not ready (disconnected, reconnecting): straight to the in-process counters, no waiting.
   const shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
   return failoverLimiter(shared, local, redis, log);

@@ -129,7 +129,7 @@ export const inviteScreen = defineScreen('invite', async (app, services) => {
 
   async function openOr404(request: FastifyRequest, token: string): Promise<OpenInvite> {
     // Every guess costs one of the IP's login attempts: the link cannot be searched for.
-    const wait = await services.throttle.heldFor(request.ip, `invite:${token}`);
+    const wait = await services.throttle.ipAttempt(request.ip);
     if (wait !== null)
       throw new DashboardError(429, 'Muitas tentativas. Tente de novo daqui a pouco.', {
         'retry-after': String(wait),
@@ -154,7 +154,8 @@ export const inviteScreen = defineScreen('invite', async (app, services) => {
     const problem =
       passwordProblem(password) ?? (password === confirmation ? null : 'As duas senhas não são iguais.');
     if (problem) return invitePage(request, reply, services, invite, token, problem);
-    if (!(await acceptInvite(db, invite, await hashPassword(password)))) throw new DashboardError(404, GONE);
+    if (!(await acceptInvite(db, invite, await hashPassword(password, request.ip))))
+      throw new DashboardError(404, GONE);
     await audit(db, {
       storeId: invite.storeId,
       userId: invite.userId,

@@ -20,6 +20,9 @@ export function LoginForm(props: { email?: string; error?: string | null; notice
           Entrar
         </button>
       </PostForm>
+      <p>
+        <a href="/dashboard/login/esqueci">Esqueci minha senha</a>
+      </p>
     </>
   );
 }

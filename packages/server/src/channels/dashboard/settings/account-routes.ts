@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SecretBoxError } from '../../../platform/values/secret-box.js';
+import { GateFullError } from '../../../platform/concurrency/work-gate.js';
 import { renderQrPng } from '../../../platform/brcode/index.js';
 import { auditEveryStore } from '../../../domain/accounts/audit.js';
 import type { AuditAction } from '../../../domain/accounts/audit.js';
@@ -21,6 +22,7 @@ const PasswordBody = Type.Object({
 const TotpConfirmBody = Type.Object({
   setup: Type.String({ maxLength: 1000 }),
   code: Type.String({ maxLength: 20 }),
+  password: Type.String({ maxLength: 1000 }),
   ...Csrf,
 });
 const TotpOffBody = Type.Object({ password: Type.String({ maxLength: 1000 }), ...Csrf });
@@ -48,14 +50,24 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
     });
   };
 
-  /** The person's password, checked under the login throttle: a stolen session cannot guess it. */
+  /**
+   * The person's password, checked under the login throttle (the attempt taken first, given back
+   * when right): a stolen session cannot guess it. A full hashing gate throws GateFullError, which
+   * the dashboard answers with 503 and Retry-After.
+   */
   async function passwordMatches(request: FastifyRequest, password: string): Promise<boolean | number> {
     const session = member(request);
-    const wait = await throttle.heldFor(request.ip, session.email);
+    const wait = await throttle.attempt(request.ip, session.email);
     if (wait !== null) return wait;
     const user = await findUser(db, session.userId);
-    const right = user?.password_hash ? await verifyPassword(password, user.password_hash) : false;
-    if (!right) await throttle.failed(request.ip, session.email);
+    let right: boolean;
+    try {
+      right = user?.password_hash ? await verifyPassword(password, user.password_hash, request.ip) : false;
+    } catch (error) {
+      if (error instanceof GateFullError) await throttle.succeeded(request.ip, session.email);
+      throw error;
+    }
+    if (right) await throttle.succeeded(request.ip, session.email);
     return right;
   }
 
@@ -72,7 +84,7 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
     if (problem) return refuse(request, reply, 'password', problem);
     await db
       .updateTable('users')
-      .set({ password_hash: await hashPassword(password) })
+      .set({ password_hash: await hashPassword(password, request.ip) })
       .where('id', '=', session.userId)
       .execute();
     await endOtherSessions(db, session.userId, session.idHash);
@@ -108,15 +120,17 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
         if (!(error instanceof SecretBoxError)) throw error;
         return refuse(request, reply, 'twoStep', 'Configuração inválida. Comece de novo.');
       }
-      const step = matchTotp(secret, request.body.code, null);
+      // The password first: a session left open (or stolen) cannot tie the account to another phone.
+      const matches = await passwordMatches(request, request.body.password);
+      if (typeof matches === 'number')
+        return refuse(request, reply, 'twoStep', tooMany(reply, matches), {}, 429);
+      const step = matches ? matchTotp(secret, request.body.code, null) : null;
       if (step === null) {
+        const error = matches ? 'Código incorreto. Tente de novo.' : 'Senha incorreta.';
         return show(
           request,
           reply,
-          {
-            totpSetup: await totpSetup(request, secret),
-            errors: { twoStep: 'Código incorreto. Tente de novo.' },
-          },
+          { totpSetup: await totpSetup(request, secret), errors: { twoStep: error } },
           400,
         );
       }

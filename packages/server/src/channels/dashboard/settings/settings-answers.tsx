@@ -25,6 +25,8 @@ export const NOTICES = {
   senha: 'Senha alterada. As outras sessões abertas com a sua conta foram encerradas.',
   'duas-etapas-ativada': 'Verificação em duas etapas ativada.',
   'duas-etapas-desativada': 'Verificação em duas etapas desativada.',
+  'duas-etapas-redefinida':
+    'Verificação em duas etapas redefinida: a pessoa entra só com a senha e pode ativá-la de novo no novo celular.',
 } as const;
 export type NoticeKey = keyof typeof NOTICES;
 

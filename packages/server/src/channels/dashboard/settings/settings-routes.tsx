@@ -8,6 +8,7 @@ import { NOTICES, settingsAnswers } from './settings-answers.js';
 import type { NoticeKey, SectionRoutes } from './settings-answers.js';
 import { storeRoutes } from './store-routes.js';
 import { teamRoutes } from './team-routes.js';
+import { teamTwoStepRoutes } from './team-two-step-routes.js';
 
 const Query = Type.Object({
   aviso: Type.Optional(Type.String({ maxLength: 40 })),
@@ -21,6 +22,7 @@ const SECTIONS: readonly SectionRoutes[] = [
   metaRoutes,
   recoveryEmailRoutes,
   teamRoutes,
+  teamTwoStepRoutes,
   accountRoutes,
 ];
 

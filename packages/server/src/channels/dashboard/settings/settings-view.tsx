@@ -188,6 +188,18 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
                       </button>
                     </PostForm>
                   ) : null}
+                  {person.id !== props.selfId && person.two_step && !person.pending ? (
+                    <PostForm action={`${SETTINGS_PATH}/equipe/duas-etapas`}>
+                      <input type="hidden" name="email" value={person.email} />
+                      <button
+                        type="submit"
+                        class="button button-small button-quiet"
+                        aria-label={`Redefinir verificação em duas etapas de ${person.email}`}
+                      >
+                        Redefinir duas etapas
+                      </button>
+                    </PostForm>
+                  ) : null}
                   {person.id === props.selfId ? null : (
                     <PostForm action={`${SETTINGS_PATH}/equipe/remover`}>
                       <input type="hidden" name="email" value={person.email} />
@@ -271,6 +283,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
           <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/ativar`} class="stack">
             <input type="hidden" name="setup" value={totpSetup.sealed} />
             <CodeField />
+            <CurrentPasswordField label="Sua senha" name="password" />
             <button type="submit" class="button">
               Ativar
             </button>

@@ -22,9 +22,10 @@ import * as dashboardCatalog from './0021-dashboard-catalog.js';
 import * as subscriptionsFixes from './0022-subscriptions-fixes.js';
 import * as receivingAccount from './0023-receiving-account.js';
 import * as membershipAcceptance from './0024-membership-acceptance.js';
+import * as passwordResets from './0025-password-resets.js';
 import * as auditActor from './0026-audit-actor.js';
-import * as previousHandles from './0028-previous-handles.js';
 import * as subscriptionCancelEmail from './0027-subscription-cancel-email.js';
+import * as previousHandles from './0028-previous-handles.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -54,7 +55,8 @@ export const migrations: Record<string, Migration> = {
   '0022-subscriptions-fixes': subscriptionsFixes,
   '0023-receiving-account': receivingAccount,
   '0024-membership-acceptance': membershipAcceptance,
+  '0025-password-resets': passwordResets,
   '0026-audit-actor': auditActor,
-  '0028-previous-handles': previousHandles,
   '0027-subscription-cancel-email': subscriptionCancelEmail,
+  '0028-previous-handles': previousHandles,
 };
