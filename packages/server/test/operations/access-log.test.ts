@@ -88,8 +88,8 @@ describeEachDatabase(
       ['GET', `/callbacks/pix/${SECRET}/pix`, '/callbacks/pix/:token/pix'],
       ['GET', `/dashboard/convite/${SECRET}`, '/dashboard/convite/:token'],
       ['GET', `/dashboard/convite/${SECRET}/nada`, '/dashboard/convite/:token/nada'],
-      ['GET', `/dashboard/senha/${SECRET}`, '/dashboard/senha/:token'],
-      ['GET', `/dashboard/senha/redefinir/${SECRET}?t=${SECRET}`, '/dashboard/senha/:token/:token?t=…'],
+      ['GET', `/dashboard/login/redefinir/${SECRET}/nada`, '/dashboard/login/redefinir/:token/nada'],
+      ['GET', `/Dashboard/Login/Redefinir/${SECRET}?t=${SECRET}`, '/Dashboard/Login/Redefinir/:token?t=…'],
       ['GET', `/p/loja/produto?ref=${SECRET}`, '/p/loja/produto?ref=…'],
     ])('%s %s is logged as %s', async (method, path, shown) => {
       const seen = logLines.length;

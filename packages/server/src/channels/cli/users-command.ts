@@ -215,13 +215,17 @@ export function registerUsersCommand(program: Command): void {
         if (!user) return fail(`no person with e-mail ${options.email}`);
         if (passwordHash !== null) {
           // Every session of theirs ends, audited in each of their stores as done from the CLI.
-          await kysely.transaction().execute((trx) =>
-            replacePassword(trx, user.id, passwordHash, {
-              detail: `${user.email} (CLI)`,
-              ip: null,
-              userId: null,
-            }),
-          );
+          await kysely
+            .transaction()
+            .execute((trx) =>
+              replacePassword(
+                trx,
+                user.id,
+                passwordHash,
+                { detail: user.email, ip: null, userId: null },
+                CLI,
+              ),
+            );
           return print(
             !!options.json,
             { id: user.id, email: user.email, password_set: true },
@@ -255,7 +259,7 @@ export function registerUsersCommand(program: Command): void {
         const reset = await kysely
           .transaction()
           .execute((trx) =>
-            resetTwoStep(trx, user.id, { userId: null, detail: `${user.email} (CLI)`, ip: null }, null),
+            resetTwoStep(trx, user.id, { userId: null, detail: user.email, ip: null }, null, CLI),
           );
         print(
           !!options.json,

@@ -150,9 +150,12 @@ export async function auditEveryStore(
   db: Kysely<Database>,
   personId: string,
   entry: Omit<AuditEntry, 'storeId'>,
+  /** Who did it when not the person signed in (the operator's CLI). */
+  by?: Actor,
 ): Promise<void> {
   for (const store of await membershipsOf(db, personId))
-    await audit(db, { ...entry, storeId: store.store_id });
+    if (by) await recordAudit(db, store.store_id, by, entry.action, entry.detail);
+    else await audit(db, { ...entry, storeId: store.store_id });
 }
 
 export interface AuditRow {

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
 import { auditEveryStore } from './audit.js';
+import type { Actor } from '../kernel/write-context.js';
 import { hashSecretToken, newSecretToken } from './secret-token.js';
 import { endAllSessions } from './sessions.js';
 
@@ -78,6 +79,8 @@ export async function replacePassword(
   userId: string,
   passwordHash: string,
   audit: { detail: string; ip: string | null; userId: string | null },
+  /** Who did it when not the person (the operator's CLI). */
+  by?: Actor,
 ): Promise<void> {
   await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
   await trx
@@ -87,7 +90,7 @@ export async function replacePassword(
     .where('used_at', 'is', null)
     .execute();
   await endAllSessions(trx, userId);
-  await auditEveryStore(trx, userId, { action: 'password_reset', ...audit });
+  await auditEveryStore(trx, userId, { action: 'password_reset', ...audit }, by);
 }
 
 /**

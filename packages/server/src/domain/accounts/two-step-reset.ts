@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { AuditEntry } from './audit.js';
 import { audit, auditEveryStore } from './audit.js';
+import type { Actor } from '../kernel/write-context.js';
 import { endAllSessions } from './sessions.js';
 import { emailKey } from './users.js';
 
@@ -16,6 +17,8 @@ export async function resetTwoStep(
   userId: string,
   entry: Omit<AuditEntry, 'storeId' | 'action'>,
   storeId: string | null,
+  /** Who did it when not the person signed in: the operator's CLI. */
+  by?: Actor,
 ): Promise<boolean> {
   const cleared = await trx
     .updateTable('users')
@@ -26,7 +29,7 @@ export async function resetTwoStep(
   if (Number(cleared.numUpdatedRows) !== 1) return false;
   await endAllSessions(trx, userId);
   if (storeId) await audit(trx, { ...entry, storeId, action: 'totp_reset' });
-  else await auditEveryStore(trx, userId, { ...entry, action: 'totp_reset' });
+  else await auditEveryStore(trx, userId, { ...entry, action: 'totp_reset' }, by);
   return true;
 }
 

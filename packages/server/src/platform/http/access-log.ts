@@ -11,14 +11,13 @@ const SECRET_PARAMS = ['token'];
 /**
  * Paths that carry a secret after a known prefix, redacted whether or not a route matches: a 404 on a
  * mistyped or outdated link (`/p/o/<key>/x`, a callback URL with a stray suffix) keeps its token too.
- * `next`: the segment after the prefix; `rest`: every segment after it (a reset link's layout is its
- * screen's to choose).
+ * The segment right after the prefix is the secret.
  */
-const SECRET_PATHS: { prefix: string[]; redact: 'next' | 'rest' }[] = [
-  { prefix: ['p', 'o'], redact: 'next' }, // an order page: its URL is the buyer's key
-  { prefix: ['callbacks', 'pix'], redact: 'next' }, // the PSP callback token
-  { prefix: ['dashboard', 'convite'], redact: 'next' }, // an invite link
-  { prefix: ['dashboard', 'senha'], redact: 'rest' }, // a password-reset link
+const SECRET_PATHS: string[][] = [
+  ['p', 'o'], // an order page: its URL is the buyer's key
+  ['callbacks', 'pix'], // the PSP callback token
+  ['dashboard', 'convite'], // an invite link
+  ['dashboard', 'login', 'redefinir'], // a password-reset link
 ];
 
 /** The request's path and query as the access log shows them, without the secrets they may carry. */
@@ -46,10 +45,9 @@ export function loggedUrl(request: FastifyRequest): string {
 function secretSegments(segments: string[]): Set<number> {
   const present = segments.flatMap((segment, i) => (segment === '' ? [] : [i]));
   const words = present.map((i) => decoded(segments[i]!).toLowerCase());
-  for (const { prefix, redact } of SECRET_PATHS) {
+  for (const prefix of SECRET_PATHS) {
     if (!prefix.every((word, i) => words[i] === word)) continue;
-    const after = present.slice(prefix.length);
-    return new Set(redact === 'next' ? after.slice(0, 1) : after);
+    return new Set(present.slice(prefix.length, prefix.length + 1));
   }
   return new Set();
 }
