@@ -7,7 +7,13 @@ import ipaddr from 'ipaddr.js';
  * private address passes here; the outbound dispatcher re-checks the resolved address at connect time.
  */
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+/**
+ * Why a URL was refused: `reason` is the API's English message; `rule` names the rule, for a channel
+ * that words it in its own language (the dashboard, in Portuguese).
+ */
+export type UrlRule =
+  'absolute' | 'https' | 'credentials' | 'port' | 'host' | 'public_address' | 'public_name';
+export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string; rule: UrlRule };
 
 export interface UrlPolicyOptions {
   /** Hosts exempt from the address and name rules (STOREFRONT_WEBHOOK_ALLOWED_HOSTS), see parseAllowedHosts. */
@@ -119,26 +125,33 @@ export function checkWebhookUrl(raw: string, opts: UrlPolicyOptions): UrlCheck {
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: 'url must be an absolute URL' };
+    return { ok: false, rule: 'absolute', reason: 'url must be an absolute URL' };
   }
-  if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
+  if (url.protocol !== 'https:') return { ok: false, rule: 'https', reason: 'url must use https' };
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, reason: 'url must not contain a username or password' };
+    return { ok: false, rule: 'credentials', reason: 'url must not contain a username or password' };
   }
-  if (!ALLOWED_PORTS.has(url.port)) return { ok: false, reason: 'url port must be 443 or 8443' };
+  if (!ALLOWED_PORTS.has(url.port))
+    return { ok: false, rule: 'port', reason: 'url port must be 443 or 8443' };
 
   // WHATWG URL has already lowercased the host, applied IDNA and turned every numeric IPv4 form
   // ("2130706433", "0x7f000001", "0177.0.0.1", "127.1") into dotted decimal.
   const host = normalizeHost(url.hostname);
-  if (host === '') return { ok: false, reason: 'url must have a host' };
+  if (host === '') return { ok: false, rule: 'host', reason: 'url must have a host' };
   if (isAllowedHost(host, opts.allowedHosts)) return { ok: true, url };
 
   const isIpLiteral = url.hostname.startsWith('[') || ipaddr.IPv4.isValidFourPartDecimal(host);
   if (isIpLiteral) {
     return isPublicAddress(host)
       ? { ok: true, url }
-      : { ok: false, reason: `url must not point to a non-public address (${describeAddressRange(host)})` };
+      : {
+          ok: false,
+          rule: 'public_address',
+          reason: `url must not point to a non-public address (${describeAddressRange(host)})`,
+        };
   }
   const nameReason = internalNameReason(host);
-  return nameReason ? { ok: false, reason: `url host is not allowed: ${nameReason}` } : { ok: true, url };
+  return nameReason
+    ? { ok: false, rule: 'public_name', reason: `url host is not allowed: ${nameReason}` }
+    : { ok: true, url };
 }

@@ -19,6 +19,7 @@ import {
   rotateEndpointSecret,
 } from '../../../domain/webhooks/secret-rotation.js';
 import { checkWebhookUrl } from '../../../platform/outbound/url-policy.js';
+import { URL_REFUSALS } from './url-refusals.js';
 import { auditRequest, auditingRequest } from '../shell/audit-request.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
@@ -156,7 +157,7 @@ export const developersScreen = defineScreen('developers', async (app, services)
     const events = list(request.body.events);
     const refuse = (message: string) => show(request, reply, { errors: { webhooks: message }, url }, 400);
     const check = checkWebhookUrl(url, { allowedHosts: config.webhookAllowedHosts });
-    if (!check.ok) return refuse(`Endereço recusado (${check.reason}).`);
+    if (!check.ok) return refuse(`Endereço recusado: ${URL_REFUSALS[check.rule]}.`);
     if (mode !== 'test' && mode !== 'live') return refuse('Escolha o modo: Teste ou Produção.');
     if (events.length === 0 || !events.every(isEventType)) return refuse('Escolha ao menos um evento.');
     try {
