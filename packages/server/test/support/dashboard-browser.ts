@@ -43,3 +43,36 @@ export async function tabStops(page: Page, limit = 80): Promise<string[]> {
   }
   return stops;
 }
+
+/** The phone the dashboard is made for: 360 × 740 CSS px, a mobile viewport, device scale 2, touch. */
+export const PHONE = {
+  viewport: { width: 360, height: 740 },
+  isMobile: true,
+  deviceScaleFactor: 2,
+  hasTouch: true,
+} as const;
+
+/** A watched page in a phone's browser context (`isMobile`: the layout viewport grows with wide content). */
+export async function phonePage(browser: Browser, api: Pick<TestApi, 'baseUrl'>): Promise<Watched> {
+  const context = await browser.newContext({ ...PHONE, locale: 'pt-BR' });
+  const page = await context.newPage();
+  return { page, ...(await watchPage(page, api.baseUrl)), close: () => context.close() };
+}
+
+/**
+ * What a phone shows of a page: its width (the root's scroll width: a phone context widens the layout
+ * viewport to fit wide content) and every table cell or card field lying partly beyond the screen's
+ * right edge, by its text.
+ */
+export async function phoneFit(page: Page): Promise<{ width: number; offscreen: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.scrollWidth;
+    const offscreen: string[] = [];
+    for (const cell of document.querySelectorAll<HTMLElement>('main td')) {
+      const box = cell.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.right > 360.5 || box.left < -0.5) offscreen.push((cell.textContent ?? '').trim().slice(0, 40));
+    }
+    return { width, offscreen };
+  });
+}

@@ -45,13 +45,13 @@ function OrdersTableView(props: { orders: OrdersTable[]; products: Map<string, s
     >
       {props.orders.map((order) => (
         <tr>
-          <td>
+          <td data-label="Data">
             <DateTime iso={order.created_at} />
           </td>
-          <CustomerCell customer={order.customer} />
-          <td>{props.products.get(order.product_id) ?? '—'}</td>
-          <td>{formatBrl(order.amount_cents)}</td>
-          <td>
+          <CustomerCell label="Cliente" customer={order.customer} />
+          <td data-label="Produto">{props.products.get(order.product_id) ?? '—'}</td>
+          <td data-label="Valor">{formatBrl(order.amount_cents)}</td>
+          <td data-label="Status">
             {STATUS_LABELS[order.status]}
             {toBool(order.recovered) ? (
               <>
@@ -60,7 +60,9 @@ function OrdersTableView(props: { orders: OrdersTable[]; products: Map<string, s
               </>
             ) : null}
           </td>
-          <td>{order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}</td>
+          <td data-label="E-mail de recuperação">
+            {order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}
+          </td>
         </tr>
       ))}
     </ListTable>

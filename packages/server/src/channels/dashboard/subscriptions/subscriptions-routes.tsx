@@ -71,11 +71,13 @@ function SubscriptionsTableView(props: {
     >
       {props.subscriptions.map((subscription) => (
         <tr>
-          <CustomerCell customer={subscription.customer} />
-          <td>{props.products.get(subscription.product_id) ?? '—'}</td>
-          <td>{perPeriod(subscription)}</td>
-          <td>{STATUS_LABELS[subscription.status]}</td>
-          <td>{subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}</td>
+          <CustomerCell label="Cliente" customer={subscription.customer} />
+          <td data-label="Produto">{props.products.get(subscription.product_id) ?? '—'}</td>
+          <td data-label="Valor">{perPeriod(subscription)}</td>
+          <td data-label="Status">{STATUS_LABELS[subscription.status]}</td>
+          <td data-label="Próxima cobrança">
+            {subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}
+          </td>
           {props.owner ? (
             <td>
               {CANCELABLE.includes(subscription.status) ? (
