@@ -23,7 +23,14 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-confirm
   });
 }
 
-document.querySelector<HTMLElement>('[data-answer]')?.focus();
+// After the load: opening at a fragment (the section) runs the browser's own focus steps, which
+// would take focus back to the page when the section itself cannot hold it.
+const answer = document.querySelector<HTMLElement>('[data-answer]');
+if (answer) {
+  const focusAnswer = () => window.requestAnimationFrame(() => answer.focus());
+  if (document.readyState === 'complete') focusAnswer();
+  else window.addEventListener('load', focusAnswer, { once: true });
+}
 
 for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
   const field = document.getElementById(button.dataset.copy ?? '');

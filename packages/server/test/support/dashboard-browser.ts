@@ -61,18 +61,26 @@ export async function phonePage(browser: Browser, api: Pick<TestApi, 'baseUrl'>)
 
 /**
  * What a phone shows of a page: its width (the root's scroll width: a phone context widens the layout
- * viewport to fit wide content) and every table cell or card field lying partly beyond the screen's
- * right edge, by its text.
+ * viewport to fit wide content) and every element lying partly beyond the screen's right edge
+ * (innermost ones, as `tag.class "text"`), unless a frame of its own scrolls it (a JSON box).
  */
 export async function phoneFit(page: Page): Promise<{ width: number; offscreen: string[] }> {
-  return page.evaluate(() => {
+  return page.evaluate((screen) => {
     const width = document.documentElement.scrollWidth;
-    const offscreen: string[] = [];
-    for (const cell of document.querySelectorAll<HTMLElement>('main td')) {
-      const box = cell.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue;
-      if (box.right > 360.5 || box.left < -0.5) offscreen.push((cell.textContent ?? '').trim().slice(0, 40));
-    }
+    const scrolls = (element: Element) => getComputedStyle(element).overflowX !== 'visible';
+    const beyond = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.right <= screen + 0.5) return false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement)
+        if (scrolls(up)) return false;
+      return true;
+    };
+    const offscreen = [...document.body.querySelectorAll('*')]
+      .filter((element) => beyond(element) && ![...element.children].some(beyond))
+      .map((element) => {
+        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+        return `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text}"`;
+      });
     return { width, offscreen };
-  });
+  }, PHONE.viewport.width);
 }

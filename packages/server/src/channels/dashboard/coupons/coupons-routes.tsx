@@ -16,6 +16,7 @@ import { changeBody, COUPON_FIELD_ERRORS, CouponForm, couponValues, creationBody
 import type { CouponValues } from './coupon-form.js';
 import { CouponPage, CouponsList, NewCouponForm, PATH } from './coupons-view.js';
 import type { CouponFormState } from './coupons-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 const NOTICES = {
   criado: 'Cupom criado.',
@@ -23,7 +24,6 @@ const NOTICES = {
   arquivado: 'Cupom arquivado: a página de compra passa a recusá-lo.',
   reativado: 'Cupom reativado.',
 } as const;
-type NoticeKey = keyof typeof NOTICES;
 
 const NoticeParam = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
 const ListQuery = Type.Object({ antes: Type.Optional(Type.String({ maxLength: 100 })), ...NoticeParam });
@@ -31,7 +31,6 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NoticeQuery = Type.Object(NoticeParam);
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
 
-const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const refusal = (error: unknown, values: CouponValues) =>
   refusedForm(error, values, COUPON_FIELD_ERRORS, 'code');
 
@@ -121,7 +120,7 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
           rows={rows}
           next={next}
           canEdit={roleAllows(session.role, 'editor')}
-          notice={noticeOf(request.query.aviso)}
+          notice={noticeOf(NOTICES, request.query.aviso)}
         />
       ),
     });
@@ -149,7 +148,7 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     guard('viewer', { params: IdParams, querystring: NoticeQuery }),
     async (request, reply) =>
       showCoupon(request, reply, await couponOr404(request, request.params.id), {
-        notice: noticeOf(request.query.aviso),
+        notice: noticeOf(NOTICES, request.query.aviso),
       }),
   );
 

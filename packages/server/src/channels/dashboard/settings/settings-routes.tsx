@@ -8,6 +8,7 @@ import { NOTICE_SECTIONS, NOTICES, settingsAnswers } from './settings-answers.js
 import type { NoticeKey, SectionRoutes } from './settings-answers.js';
 import { storeRoutes } from './store-routes.js';
 import { teamRoutes } from './team-routes.js';
+import { noticeOf } from '../shell/notices.js';
 
 const Query = Type.Object({
   aviso: Type.Optional(Type.String({ maxLength: 40 })),
@@ -35,9 +36,8 @@ export const settingsScreen = defineScreen('settings', async (app, services) => 
 
   app.get('/configuracoes', guard('viewer', { querystring: Query }), async (request, reply) => {
     const { aviso, antes: auditBefore } = request.query;
-    // Own keys only: `in` would take inherited names such as `toString` for a notice.
-    const key = aviso && Object.hasOwn(NOTICES, aviso) ? (aviso as NoticeKey) : null;
-    const notice = key ? NOTICES[key] : null;
+    const notice = noticeOf(NOTICES, aviso);
+    const key = notice ? (aviso as NoticeKey) : null;
     return answers.show(
       request,
       reply,

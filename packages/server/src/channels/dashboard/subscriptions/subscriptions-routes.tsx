@@ -28,6 +28,7 @@ import {
   productNames,
   readListPage,
 } from '../views/listing.js';
+import { noticeOf } from '../shell/notices.js';
 
 const PATH = '/dashboard/assinaturas';
 
@@ -130,7 +131,7 @@ export const subscriptionsScreen = defineScreen('subscriptions', async (app, ser
       rows.map((row) => row.product_id),
     );
     const key = request.query.aviso;
-    const notice = key && key in NOTICES ? NOTICES[key as keyof typeof NOTICES] : null;
+    const notice = noticeOf(NOTICES, key);
     return sendPage(request, reply, services, {
       title: 'Assinaturas',
       nav: 'subscriptions',

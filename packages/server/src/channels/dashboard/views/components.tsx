@@ -253,13 +253,8 @@ export function CopyField(props: { label: string; id: string; value: string; nam
           {...(props.hint ? { 'aria-describedby': `${id}-hint` } : {})}
         />
         {/* Hidden until the script can copy; without it, the field is selected by hand. */}
-        <button
-          type="button"
-          class="button button-small"
-          data-copy={id}
-          aria-label={`Copiar ${props.label}`}
-          hidden
-        >
+        {/* Named "Copiar" alone: a name holding the label would make two controls of that label. */}
+        <button type="button" class="button button-small" data-copy={id} hidden>
           Copiar
         </button>
       </div>
