@@ -20,6 +20,10 @@ const LONG_PRODUCT = 'Curso Completo de Violão Popular Brasileiro para Iniciant
 const LONG_URL =
   'https://integracoes.minha-loja-de-cursos-online.example.com/storefront/webhooks/recebedor-de-vendas-aprovadas?token=0123456789abcdef0123456789abcdef';
 
+/** Page problems but the browser's own line for each refused form's 400 or 409 answer, which these tests provoke. */
+const refusalsAside = (problems: string[]) =>
+  problems.filter((problem) => !/Failed to load resource: .* status of (400|409)/.test(problem));
+
 /** Slow on a busy machine: one browser, many pages per test. */
 const BROWSER_TEST_MS = 300_000;
 
@@ -140,7 +144,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           await page.keyboard.press('Tab'); // the key's field
           await page.keyboard.press('Tab'); // its "Copiar"
           await page.keyboard.press('Enter');
-          await expect.poll(() => page.getByRole('status').filter({ hasText: 'Copiado' }).count()).toBe(1);
+          await expect.poll(() => page.getByText('Copiado', { exact: true }).count()).toBe(1);
           expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
           expect(await axeViolations(page)).toEqual([]);
           expect((await phoneFit(page)).width).toBe(360);
@@ -170,7 +174,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           await expect.poll(() => dialog.isVisible()).toBe(false);
           expect((await api.as(shop.key).get(`/sales/${saleId}`)).body.status).toBe('approved');
           expect(w.foreign).toEqual([]);
-          expect(w.problems).toEqual([]);
+          expect(refusalsAside(w.problems)).toEqual([]);
         } finally {
           await w.close();
         }
@@ -205,7 +209,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           await sound('invite');
 
           // The last owner cannot step down: the refusal, at Equipe.
-          await page.getByLabel(`Papel de ${LONG_EMAIL}`).selectOption('viewer');
+          await page.getByLabel(`Papel de ${LONG_EMAIL}`, { exact: true }).selectOption('viewer');
           await enterOn(
             page,
             page.getByRole('button', { name: `Alterar papel de ${LONG_EMAIL}` }),
@@ -255,7 +259,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           );
           expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
           expect(w.foreign).toEqual([]);
-          expect(w.problems).toEqual([]);
+          expect(refusalsAside(w.problems)).toEqual([]);
         } finally {
           await w.close();
         }
