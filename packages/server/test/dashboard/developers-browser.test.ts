@@ -65,7 +65,7 @@ describe.skipIf(!chromiumAvailable)(
           await page.getByLabel('Teste', { exact: true }).first().check();
           await page.getByLabel('todas', { exact: true }).check();
           await Promise.all([
-            page.waitForURL(/chaves$/),
+            page.waitForURL(/chaves#chaves$/),
             page.getByRole('button', { name: 'Nova chave' }).click(),
           ]);
           const key = await page.getByLabel('Nova chave de API.').inputValue();
@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable)(
           await page.getByLabel('URL', { exact: true }).fill('https://hooks.example.com/storefront');
           await page.getByLabel('sale.approved', { exact: true }).check();
           await Promise.all([
-            page.waitForURL(/webhooks$/),
+            page.waitForURL(/webhooks#webhooks$/),
             page.getByRole('button', { name: 'Novo endpoint' }).click(),
           ]);
           const secret = await page.getByLabel('Segredo de assinatura.').inputValue();

@@ -58,7 +58,7 @@ describeEachDatabase('dashboard Configurações: team roles', (api) => {
     const page = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/configuracoes');
     expect(page.text).toContain(`aria-label="Papel de ${viewer.email}"`);
     expect(page.text).toContain(`aria-label="Alterar papel de ${viewer.email}">Alterar papel</button>`);
-    expect(page.text).toContain(`action="${ROLE_PATH}"`);
+    expect(page.text).toContain(`action="${ROLE_PATH}#equipe"`);
   });
 
   it('an owner changes a role; it applies to the member’s open session at once; audited', async () => {

@@ -43,3 +43,44 @@ export async function tabStops(page: Page, limit = 80): Promise<string[]> {
   }
   return stops;
 }
+
+/** The phone the dashboard is made for: 360 × 740 CSS px, a mobile viewport, device scale 2, touch. */
+export const PHONE = {
+  viewport: { width: 360, height: 740 },
+  isMobile: true,
+  deviceScaleFactor: 2,
+  hasTouch: true,
+} as const;
+
+/** A watched page in a phone's browser context (`isMobile`: the layout viewport grows with wide content). */
+export async function phonePage(browser: Browser, api: Pick<TestApi, 'baseUrl'>): Promise<Watched> {
+  const context = await browser.newContext({ ...PHONE, locale: 'pt-BR' });
+  const page = await context.newPage();
+  return { page, ...(await watchPage(page, api.baseUrl)), close: () => context.close() };
+}
+
+/**
+ * What a phone shows of a page: its width (the root's scroll width: a phone context widens the layout
+ * viewport to fit wide content) and every element lying partly beyond the screen's right edge
+ * (innermost ones, as `tag.class "text"`), unless a frame of its own scrolls it (a JSON box).
+ */
+export async function phoneFit(page: Page): Promise<{ width: number; offscreen: string[] }> {
+  return page.evaluate((screen) => {
+    const width = document.documentElement.scrollWidth;
+    const scrolls = (element: Element) => getComputedStyle(element).overflowX !== 'visible';
+    const beyond = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.right <= screen + 0.5) return false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement)
+        if (scrolls(up)) return false;
+      return true;
+    };
+    const offscreen = [...document.body.querySelectorAll('*')]
+      .filter((element) => beyond(element) && ![...element.children].some(beyond))
+      .map((element) => {
+        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+        return `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text}"`;
+      });
+    return { width, offscreen };
+  }, PHONE.viewport.width);
+}

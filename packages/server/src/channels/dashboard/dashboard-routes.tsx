@@ -49,7 +49,7 @@ export async function dashboardRoutes(
     css: registerHashedAsset(app, DASHBOARD_PREFIX, 'assets/dashboard.css', 'css', {
       dashboard: { access: 'anyone' },
     }).url,
-    confirmScript: registerHashedAsset(app, DASHBOARD_PREFIX, 'dist/browser/confirm-dialog.js', 'js', {
+    script: registerHashedAsset(app, DASHBOARD_PREFIX, 'dist/browser/dashboard.js', 'js', {
       dashboard: { access: 'anyone' },
     }).url,
     secretBox: createSecretBox(app.config.secret),

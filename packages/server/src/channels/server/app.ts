@@ -17,6 +17,7 @@ import { authPlugin } from '../../platform/http/auth.js';
 import { bodyParsingPlugin } from '../../platform/http/body-parsing.js';
 import { errorsPlugin } from '../../platform/http/errors.js';
 import { clientErrorHandler, frameworkErrors } from '../../platform/http/framework-errors.js';
+import { faviconRoutes } from '../../platform/html/favicon.js';
 import { healthRoutes } from '../../platform/http/health-routes.js';
 import { idempotencyPlugin } from '../../platform/http/idempotency.js';
 import { API_PREFIX, openapiPlugin } from '../../platform/http/openapi.js';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...(deps.mailerTls ? { mailerTls: deps.mailerTls } : {}),
   });
   await app.register(homeRoutes);
+  await app.register(faviconRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes, { redis: deps.redis ?? null, recurring: markRecurringDue });
 

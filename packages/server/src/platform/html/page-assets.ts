@@ -20,7 +20,7 @@ export interface PageAssets {
   sizes: { css: number; js: number };
 }
 
-function load(relative: string, type: string, ext: string): Asset {
+export function load(relative: string, type: string, ext: string): Asset {
   const file = new URL(relative, PACKAGE_ROOT);
   if (!existsSync(file)) {
     throw new Error(`page asset ${file.pathname} is missing: run \`npm run build -w packages/server\``);
@@ -34,7 +34,11 @@ function load(relative: string, type: string, ext: string): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
-const ASSET_TYPES = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
+const ASSET_TYPES = {
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
+};
 
 /**
  * Serves one file of the server package (relative to its root) under `<prefix>/assets/`, named by

@@ -1,3 +1,5 @@
+import { FAVICON_URL } from './favicon.js';
+
 /** The `<head>` of every HTML page of the service: Portuguese pages, never indexed, assets from this origin. */
 export function PageHead(props: {
   title: string;
@@ -14,6 +16,7 @@ export function PageHead(props: {
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="robots" content="noindex" />
       <title>{props.title}</title>
+      <link rel="icon" href={FAVICON_URL} type="image/svg+xml" />
       <link rel="stylesheet" href={props.css} />
       {props.style ? <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: props.style }} /> : null}
       {props.script ? <script type="module" src={props.script} nonce={props.nonce} /> : null}

@@ -27,6 +27,7 @@ import { checkDraft, CheckoutForm, draftFromForm, draftOf, SETTING_KEYS } from '
 import type { CheckoutFormBody, Draft, Problems } from './checkout-form.js';
 import { CheckoutEditor, CheckoutList, PATH, PREVIEW, STATUS_LABELS } from './checkouts-view.js';
 import type { ListStatus } from './checkouts-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 /** What a redirect after a change says; the query names one of these, never free text. */
 const NOTICES = {
@@ -35,8 +36,6 @@ const NOTICES = {
   arquivado: 'Checkout arquivado: os produtos que o usavam passam a usar o checkout padrão.',
   desarquivado: 'Checkout desarquivado.',
 } as const;
-const noticeOf = (key: string | undefined) =>
-  key && key in NOTICES ? NOTICES[key as keyof typeof NOTICES] : null;
 
 const NoticeParam = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
 const ListQuery = Type.Object({ ...listQuery(STATUS_LABELS), ...NoticeParam });
@@ -124,7 +123,7 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
           status={status}
           next={next}
           canEdit={roleAllows(session.role, 'editor')}
-          notice={noticeOf(request.query.aviso)}
+          notice={noticeOf(NOTICES, request.query.aviso)}
         />
       ),
     });
@@ -158,7 +157,7 @@ export const checkoutsScreen = defineScreen('checkouts', async (app, services) =
       return showEditor(request, reply, {
         checkout,
         draft: draftOf(checkout.name, settingsOf(checkout)),
-        notice: noticeOf(request.query.aviso),
+        notice: noticeOf(NOTICES, request.query.aviso),
       });
     },
   );

@@ -46,13 +46,13 @@ export function CheckoutList(props: {
         <ListTable label="Checkouts" columns={['Nome', 'Título', 'Situação', 'Alterado em']}>
           {rows.map((row) => (
             <tr>
-              <td>
+              <td data-label="Nome">
                 <a href={`${PATH}/${row.id}`}>{row.name}</a>
                 {row.is_default === 1 ? <span class="badge">Padrão</span> : null}
               </td>
-              <td>{settingsOf(row).checkout_titulo}</td>
-              <td>{row.archived === 1 ? 'Arquivado' : 'Ativo'}</td>
-              <td>
+              <td data-label="Título">{settingsOf(row).checkout_titulo}</td>
+              <td data-label="Situação">{row.archived === 1 ? 'Arquivado' : 'Ativo'}</td>
+              <td data-label="Alterado em">
                 <DateTime iso={row.updated_at} />
               </td>
             </tr>

@@ -23,6 +23,7 @@ import { changeBody, COUPON_FIELD_ERRORS, CouponForm, couponValues, creationBody
 import type { CouponValues } from './coupon-form.js';
 import { CouponPage, CouponsList, NewCouponForm, PATH } from './coupons-view.js';
 import type { CouponFormState } from './coupons-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 const NOTICES = {
   criado: 'Cupom criado.',
@@ -31,7 +32,6 @@ const NOTICES = {
   reativado: 'Cupom reativado.',
   campo: 'O checkout passou a mostrar o campo de cupom.',
 } as const;
-type NoticeKey = keyof typeof NOTICES;
 
 const NoticeParam = { aviso: Type.Optional(Type.String({ maxLength: 40 })) };
 const ListQuery = Type.Object({ antes: Type.Optional(Type.String({ maxLength: 100 })), ...NoticeParam });
@@ -44,8 +44,6 @@ const ShowFieldBody = Type.Object({
   cupom: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-const noticeOf = (key: string | undefined) =>
-  key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null;
 const refusal = (error: unknown, values: CouponValues) =>
   refusedForm(error, values, COUPON_FIELD_ERRORS, 'code');
 
@@ -143,7 +141,7 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
           reach={await readCouponReach(db, session.storeId, [])}
           next={next}
           canEdit={roleAllows(session.role, 'editor')}
-          notice={noticeOf(request.query.aviso)}
+          notice={noticeOf(NOTICES, request.query.aviso)}
         />
       ),
     });
@@ -192,7 +190,7 @@ export const couponsScreen = defineScreen('coupons', async (app, services) => {
     guard('viewer', { params: IdParams, querystring: NoticeQuery }),
     async (request, reply) =>
       showCoupon(request, reply, await couponOr404(request, request.params.id), {
-        notice: noticeOf(request.query.aviso),
+        notice: noticeOf(NOTICES, request.query.aviso),
       }),
   );
 

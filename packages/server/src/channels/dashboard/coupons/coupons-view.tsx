@@ -45,15 +45,15 @@ export function CouponsList(props: {
         <ListTable label="Cupons" columns={['Código', 'Desconto', 'Usos', 'Validade', 'Situação']}>
           {props.rows.map((row) => (
             <tr>
-              <td>
+              <td data-label="Código">
                 <a href={`${PATH}/${row.id}`}>{row.code}</a>
               </td>
-              <td>{discountOf(row)}</td>
-              <td>{usesOf(row)}</td>
-              <td>
+              <td data-label="Desconto">{discountOf(row)}</td>
+              <td data-label="Usos">{usesOf(row)}</td>
+              <td data-label="Validade">
                 <Validity row={row} />
               </td>
-              <td>{row.active === 1 ? 'Ativo' : 'Arquivado'}</td>
+              <td data-label="Situação">{row.active === 1 ? 'Ativo' : 'Arquivado'}</td>
             </tr>
           ))}
         </ListTable>

@@ -26,13 +26,13 @@ import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { endpointDeliveries, storeEndpoints, storeEvents } from './developers-data.js';
 import { DevelopersPage, EndpointPage, EventsLog, PATH } from './developers-view.js';
 import type { DevelopersState } from './developers-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 const NOTICES = {
   revogada: 'Chave revogada: ela deixa de funcionar em até 5 segundos.',
   teste: 'Evento de teste enfileirado para este endpoint.',
   reenvio: 'Entrega enfileirada de novo.',
 } as const;
-type NoticeKey = keyof typeof NOTICES;
 
 const Csrf = { _csrf: Type.Optional(Type.String()) };
 const Many = Type.Optional(
@@ -63,7 +63,6 @@ const EventsQuery = Type.Object({
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
-const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
 /**
@@ -110,7 +109,7 @@ export const developersScreen = defineScreen('developers', async (app, services)
   }
 
   app.get('/desenvolvedores', guard('owner', { querystring: NoticeQuery }), async (request, reply) =>
-    show(request, reply, { notice: noticeOf(request.query.aviso) }),
+    show(request, reply, { notice: noticeOf(NOTICES, request.query.aviso) }),
   );
 
   app.post('/desenvolvedores/chaves', guard('owner', { body: KeyBody }), async (request, reply) => {
@@ -182,7 +181,7 @@ export const developersScreen = defineScreen('developers', async (app, services)
     '/desenvolvedores/webhooks/:id',
     guard('owner', { params: IdParams, querystring: NoticeQuery }),
     async (request, reply) =>
-      showEndpoint(request, reply, request.params.id, { notice: noticeOf(request.query.aviso) }),
+      showEndpoint(request, reply, request.params.id, { notice: noticeOf(NOTICES, request.query.aviso) }),
   );
 
   const inactive = 'Este endpoint não está ativo; só endpoints ativos recebem entregas.';

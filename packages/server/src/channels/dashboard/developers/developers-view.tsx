@@ -3,7 +3,7 @@ import { SCOPES } from '../../../platform/api-keys/scopes.js';
 import { EVENT_TYPES } from '../../../platform/outbox/event-types.js';
 import type { WebhookEndpointsTable } from '../../../domain/webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../domain/webhooks/delivery-object.js';
-import { Field, Notice, PostForm, Section, TableFrame, DateTime } from '../views/components.js';
+import { CopyField, Field, Notice, PostForm, Section, TableFrame, DateTime } from '../views/components.js';
 import type { EventsPage } from './developers-data.js';
 
 export const PATH = '/dashboard/desenvolvedores';
@@ -14,8 +14,7 @@ function OnceSecret(props: { label: string; value: string }) {
   return (
     <Notice kind="ok">
       <p>{props.label} Copie agora: ela não será mostrada de novo.</p>
-      <label for="segredo-unico">{props.label}</label>
-      <input id="segredo-unico" class="secret" readOnly value={props.value} />
+      <CopyField label={props.label} id="segredo-unico" value={props.value} />
     </Notice>
   );
 }
@@ -72,15 +71,17 @@ export function DevelopersPage(props: {
               <tbody>
                 {props.keys.map((key) => (
                   <tr>
-                    <td>
+                    <td data-label="Chave">
                       <code>{key.prefix}</code>
                     </td>
-                    <td>{MODE(key.mode === 'live')}</td>
-                    <td>{key.scopes.length === SCOPES.length ? 'todas' : key.scopes.join(', ')}</td>
-                    <td>
+                    <td data-label="Modo">{MODE(key.mode === 'live')}</td>
+                    <td data-label="Permissões">
+                      {key.scopes.length === SCOPES.length ? 'todas' : key.scopes.join(', ')}
+                    </td>
+                    <td data-label="Criada">
                       <DateTime iso={key.created_at} />
                     </td>
-                    <td>
+                    <td data-label="Situação">
                       {key.revoked_at ? (
                         <>
                           Revogada em <DateTime iso={key.revoked_at} />
@@ -228,12 +229,12 @@ export function EndpointPage(props: {
               <tbody>
                 {props.deliveries.map((delivery) => (
                   <tr>
-                    <td>
+                    <td data-label="Quando">
                       <DateTime iso={delivery.created_at} />
                     </td>
-                    <td>{delivery.event_type}</td>
-                    <td>{delivery.attempt}</td>
-                    <td>
+                    <td data-label="Evento">{delivery.event_type}</td>
+                    <td data-label="Tentativa">{delivery.attempt}</td>
+                    <td data-label="Status">
                       {delivery.delivered_at
                         ? 'entregue'
                         : delivery.next_retry_at
@@ -241,7 +242,7 @@ export function EndpointPage(props: {
                           : 'falhou'}
                       {delivery.response_status === null ? '' : ` (${delivery.response_status})`}
                     </td>
-                    <td>{delivery.error ?? '—'}</td>
+                    <td data-label="Erro">{delivery.error ?? '—'}</td>
                     <td>
                       <PostForm action={`${base}/entregas/${delivery.id}/reenviar`}>
                         <button type="submit" class="button" aria-label={`Reenviar ${delivery.id}`}>

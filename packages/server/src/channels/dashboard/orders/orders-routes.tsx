@@ -1,4 +1,4 @@
-import { DateTime, Notice, PostForm } from '../views/components.js';
+import { CopyField, DateTime, Notice, PostForm } from '../views/components.js';
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { formatBrl } from '../../../platform/values/money.js';
@@ -21,7 +21,6 @@ import { abandonOrder } from '../../../flows/abandon-orders.js';
 import { simulateExpiration, simulatePayment } from '../../../flows/simulate-payment.js';
 import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
-import { CopyField } from '../views/copy-field.js';
 import { SALE_STATUS_LABELS } from '../views/format.js';
 import { Detail } from '../views/details.js';
 import {
@@ -106,16 +105,16 @@ function OrdersTableView(props: {
     >
       {props.orders.map((order) => (
         <tr>
-          <td>
+          <td data-label="Data">
             {/* The date opens the order's page. */}
             <a href={`${PATH}/${order.id}`}>
               <DateTime iso={order.created_at} />
             </a>
           </td>
-          <CustomerCell customer={order.customer} />
-          <td>{props.products.get(order.product_id) ?? '—'}</td>
-          <td>{formatBrl(order.amount_cents)}</td>
-          <td>
+          <CustomerCell label="Cliente" customer={order.customer} />
+          <td data-label="Produto">{props.products.get(order.product_id) ?? '—'}</td>
+          <td data-label="Valor">{formatBrl(order.amount_cents)}</td>
+          <td data-label="Status">
             {statusLabel(order, order.sale_id ? props.sales.get(order.sale_id) : undefined)}
             {toBool(order.recovered) ? (
               <>
@@ -124,7 +123,9 @@ function OrdersTableView(props: {
               </>
             ) : null}
           </td>
-          <td>{order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}</td>
+          <td data-label="E-mail de recuperação">
+            {order.recovery_email_status ? RECOVERY_LABELS[order.recovery_email_status] : '—'}
+          </td>
         </tr>
       ))}
     </ListTable>

@@ -27,6 +27,7 @@ import {
 import type { ProductValues } from './product-form.js';
 import { LIST_FILTERS, PATH, ProductFormView, ProductPage, ProductsList } from './products-view.js';
 import type { ProductFormState } from './products-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 const NOTICES = {
   criado: 'Produto criado.',
@@ -34,7 +35,6 @@ const NOTICES = {
   arquivado: 'Produto arquivado: a página de compra sai do ar.',
   reativado: 'Produto reativado: a página de compra volta ao ar.',
 } as const;
-type NoticeKey = keyof typeof NOTICES;
 
 const ListQuery = Type.Object({
   ...listQuery(LIST_FILTERS),
@@ -44,7 +44,6 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NoticeQuery = Type.Object({ aviso: Type.Optional(Type.String({ maxLength: 40 })) });
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String()) });
 
-const noticeOf = (key: string | undefined) => (key && key in NOTICES ? NOTICES[key as NoticeKey] : null);
 const EMPTY_FORM: ProductFormState = { values: {}, errors: {} };
 
 /**
@@ -145,7 +144,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
           next={next}
           archived={archived}
           canEdit={roleAllows(session.role, 'editor')}
-          notice={noticeOf(request.query.aviso)}
+          notice={noticeOf(NOTICES, request.query.aviso)}
         />
       ),
     });
@@ -176,7 +175,7 @@ export const productsScreen = defineScreen('products', async (app, services) => 
     guard('viewer', { params: IdParams, querystring: NoticeQuery }),
     async (request, reply) =>
       showProduct(request, reply, await productOr404(request, request.params.id), {
-        notice: noticeOf(request.query.aviso),
+        notice: noticeOf(NOTICES, request.query.aviso),
       }),
   );
 

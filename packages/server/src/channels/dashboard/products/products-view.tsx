@@ -71,15 +71,17 @@ export function ProductsList(props: {
         >
           {rows.map((row) => (
             <tr>
-              <td>
+              <td data-label="Nome">
                 <a href={`${PATH}/${row.id}`}>{row.nome}</a>
               </td>
-              <td>
+              <td data-label="Código">
                 <code>{row.codigo}</code>
               </td>
-              <td>{formatBrl(row.preco_cents)}</td>
-              <td>{row.recorrencia ? RECURRENCE_LABELS[row.recorrencia] : 'Venda única'}</td>
-              <td>
+              <td data-label="Preço">{formatBrl(row.preco_cents)}</td>
+              <td data-label="Recorrência">
+                {row.recorrencia ? RECURRENCE_LABELS[row.recorrencia] : 'Venda única'}
+              </td>
+              <td data-label="Criado">
                 <DateTime iso={row.created_at} />
               </td>
             </tr>

@@ -23,6 +23,7 @@ import type { UploadedForm } from '../shell/multipart-form.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { PSP_PATH, PspPage } from './psp-view.js';
 import type { PspState } from './psp-view.js';
+import { noticeOf } from '../shell/notices.js';
 
 const NOTICES = { salvo: 'Configurações do PSP salvas. Teste a conexão.' } as const;
 const Query = Type.Object({ aviso: Type.Optional(Type.String({ maxLength: 40 })) });
@@ -131,7 +132,7 @@ export const pspScreen = defineScreen('psp', async (app, services) => {
 
   app.get('/configuracoes/psp', guard('owner', { querystring: Query }), async (request, reply) => {
     const key = request.query.aviso;
-    return show(request, reply, { notice: key && key in NOTICES ? NOTICES[key as 'salvo'] : null });
+    return show(request, reply, { notice: noticeOf(NOTICES, key) });
   });
 
   app.post('/configuracoes/psp', guard('owner'), async (request, reply) => {

@@ -191,9 +191,9 @@ export function SalePage(props: {
               <tbody>
                 {sale.items.map((item) => (
                   <tr>
-                    <td>{item.nome}</td>
-                    <td>{item.kind === 'order_bump' ? 'Order bump' : 'Produto'}</td>
-                    <td>{brl(item.amount)}</td>
+                    <td data-label="Item">{item.nome}</td>
+                    <td data-label="Tipo">{item.kind === 'order_bump' ? 'Order bump' : 'Produto'}</td>
+                    <td data-label="Valor">{brl(item.amount)}</td>
                   </tr>
                 ))}
               </tbody>

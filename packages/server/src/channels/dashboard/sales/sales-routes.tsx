@@ -70,7 +70,6 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
       title: `Venda de ${formatBrl(row.amount_cents)}`,
       nav: 'sales',
       status,
-      script: services.confirmScript,
       body: (
         <SalePage
           sale={toSale(row)}

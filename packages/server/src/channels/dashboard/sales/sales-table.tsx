@@ -29,15 +29,15 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
         <tbody>
           {props.sales.map((sale) => (
             <tr>
-              <td>
+              <td data-label="Data">
                 <a href={`/dashboard/vendas/${sale.id}`}>
                   <DateTime iso={sale.created_at} />
                 </a>
               </td>
-              <td>{sale.customer_name ?? '—'}</td>
-              <td>{sale.product_name ?? '—'}</td>
-              <td>{formatBrl(sale.amount_cents)}</td>
-              <td>{SALE_STATUS_LABELS[sale.status]}</td>
+              <td data-label="Cliente">{sale.customer_name ?? '—'}</td>
+              <td data-label="Produto">{sale.product_name ?? '—'}</td>
+              <td data-label="Valor">{formatBrl(sale.amount_cents)}</td>
+              <td data-label="Status">{SALE_STATUS_LABELS[sale.status]}</td>
             </tr>
           ))}
         </tbody>

@@ -30,6 +30,24 @@ export const NOTICES = {
 } as const;
 export type NoticeKey = keyof typeof NOTICES;
 
+/**
+ * The section (its id, the redirect's anchor) each notice is about: the notice shows atop that
+ * section, where the page opens, not atop the page. A notice without one shows atop the page.
+ */
+export const NOTICE_SECTIONS: Partial<Record<NoticeKey, string>> = {
+  loja: 'loja',
+  pix: 'pagamentos',
+  modo: 'pagamentos',
+  meta: 'meta',
+  'meta-removido': 'meta',
+  recuperacao: 'recuperacao',
+  removido: 'equipe',
+  papel: 'equipe',
+  senha: 'minha-conta',
+  'duas-etapas-ativada': 'minha-conta',
+  'duas-etapas-desativada': 'minha-conta',
+};
+
 /** The CSRF field every form of the page sends (checked by the dashboard's guard). */
 export const Csrf = { _csrf: Type.Optional(Type.String()) };
 

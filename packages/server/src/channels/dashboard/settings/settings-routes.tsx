@@ -4,11 +4,12 @@ import { accountRoutes } from './account-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { paymentsRoutes } from './payments-routes.js';
 import { recoveryEmailRoutes } from './recovery-email-routes.js';
-import { NOTICES, settingsAnswers } from './settings-answers.js';
+import { NOTICE_SECTIONS, NOTICES, settingsAnswers } from './settings-answers.js';
 import type { NoticeKey, SectionRoutes } from './settings-answers.js';
 import { storeRoutes } from './store-routes.js';
 import { teamRoutes } from './team-routes.js';
 import { teamTwoStepRoutes } from './team-two-step-routes.js';
+import { noticeOf } from '../shell/notices.js';
 
 const Query = Type.Object({
   aviso: Type.Optional(Type.String({ maxLength: 40 })),
@@ -36,9 +37,16 @@ export const settingsScreen = defineScreen('settings', async (app, services) => 
   const answers = settingsAnswers(app, services);
 
   app.get('/configuracoes', guard('viewer', { querystring: Query }), async (request, reply) => {
-    const { aviso: key, antes: auditBefore } = request.query;
-    const notice = key && key in NOTICES ? NOTICES[key as NoticeKey] : null;
-    return answers.show(request, reply, { notice }, 200, auditBefore);
+    const { aviso, antes: auditBefore } = request.query;
+    const notice = noticeOf(NOTICES, aviso);
+    const key = notice ? (aviso as NoticeKey) : null;
+    return answers.show(
+      request,
+      reply,
+      { notice, noticeIn: key ? NOTICE_SECTIONS[key] : undefined },
+      200,
+      auditBefore,
+    );
   });
 
   for (const routes of SECTIONS) routes(app, services, answers);

@@ -3,11 +3,13 @@ import { ROLE_LABELS, ROLES } from '../../../domain/accounts/roles.js';
 import type { Role } from '../../../domain/accounts/roles.js';
 import {
   CodeField,
+  CopyField,
   CurrentPasswordField,
   Field,
   Notice,
   PostForm,
   Section,
+  SectionAnswer,
   TableFrame,
   DateTime,
 } from '../views/components.js';
@@ -23,6 +25,8 @@ export type SettingsSection = 'store' | 'pixKey' | 'mode' | 'meta' | 'team' | 'p
 /** What a POST adds to the page it answers with: a message, a field's error, a shown-once link. */
 export interface SettingsState {
   notice?: string | null;
+  /** The id of the section the notice is about, where it shows (atop the page without one). */
+  noticeIn?: string | undefined;
   errors?: Partial<Record<SettingsSection, string>>;
   /** Values typed into a refused form, shown back. */
   values?: Record<string, string>;
@@ -131,7 +135,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
             Convite enviado para {invite.email}. Envie este link à pessoa (vale 72 horas e serve uma vez):
             quem ainda não tem senha cria a sua nele; quem já tem entra no painel com ela e aceita pelo link.
           </p>
-          <Field label="Link do convite" name="invite_url" readOnly value={invite.url} />
+          <CopyField label="Link do convite" id="link-do-convite" name="invite_url" value={invite.url} />
           {invite.emailed === true ? <p>O link também foi enviado por e-mail.</p> : null}
           {invite.emailed === false ? <p>Não foi possível enviar o e-mail: copie o link acima.</p> : null}
         </Notice>
@@ -152,8 +156,8 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
           <tbody>
             {members.map((person) => (
               <tr>
-                <td>{person.email}</td>
-                <td>
+                <td data-label="E-mail">{person.email}</td>
+                <td data-label="Papel">
                   <PostForm action={`${SETTINGS_PATH}/equipe/papel`} class="inline-form">
                     <input type="hidden" name="email" value={person.email} />
                     <select name="role" aria-label={`Papel de ${person.email}`}>
@@ -172,7 +176,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
                     </button>
                   </PostForm>
                 </td>
-                <td>
+                <td data-label="Situação">
                   {person.pending ? 'Convite enviado' : person.two_step ? 'Ativa, em duas etapas' : 'Ativa'}
                 </td>
                 <td>
@@ -264,7 +268,8 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
       <h3>Verificação em duas etapas</h3>
       {errors.twoStep ? <Notice kind="error">{errors.twoStep}</Notice> : null}
       {totpSetup ? (
-        <div class="stack">
+        // The answer to "Ativar verificação em duas etapas": focused, so the page shows it.
+        <div class="stack" tabIndex={-1} data-answer>
           <p>
             No aplicativo autenticador (Google Authenticator, Authy, 1Password…), leia o código QR ou digite a
             chave abaixo. Depois digite o código de 6 dígitos que ele mostrar.
@@ -293,7 +298,8 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
         <>
           <p>Ativada: ao entrar, o painel pede um código do seu aplicativo autenticador.</p>
           <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/desativar`} class="stack">
-            <CurrentPasswordField label="Sua senha" name="password" />
+            {/* "Nova senha" above is also `password`: its own id, so each label names its field. */}
+            <CurrentPasswordField label="Sua senha" name="password" id="f-desativar-password" />
             <button type="submit" class="button button-danger">
               Desativar verificação em duas etapas
             </button>
@@ -334,13 +340,13 @@ function AuditSection(props: { data: SettingsData }) {
             <tbody>
               {rows.map((row) => (
                 <tr>
-                  <td>
+                  <td data-label="Quando">
                     <DateTime iso={row.created_at} />
                   </td>
-                  <td>{actorName(row)}</td>
-                  <td>{AUDIT_ACTIONS[row.action] ?? row.action}</td>
-                  <td>{row.detail}</td>
-                  <td>{row.ip ?? '—'}</td>
+                  <td data-label="Quem">{actorName(row)}</td>
+                  <td data-label="O quê">{AUDIT_ACTIONS[row.action] ?? row.action}</td>
+                  <td data-label="Detalhe">{row.detail}</td>
+                  <td data-label="IP">{row.ip ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
@@ -365,9 +371,10 @@ export function SettingsPage(props: {
   owner: boolean;
   selfId: string;
 }) {
+  const { notice, noticeIn } = props.state;
   return (
-    <>
-      {props.state.notice ? <Notice kind="ok">{props.state.notice}</Notice> : null}
+    <SectionAnswer.Provider value={notice && noticeIn ? { section: noticeIn, notice } : null}>
+      {notice && !noticeIn ? <Notice kind="ok">{notice}</Notice> : null}
       <StoreSection data={props.data} state={props.state} owner={props.owner} />
       {props.owner ? (
         <MetaSection
@@ -385,6 +392,6 @@ export function SettingsPage(props: {
       {props.owner ? <TeamSection data={props.data} state={props.state} selfId={props.selfId} /> : null}
       <AccountSection data={props.data} state={props.state} />
       {props.owner ? <AuditSection data={props.data} /> : null}
-    </>
+    </SectionAnswer.Provider>
   );
 }

@@ -93,7 +93,7 @@ export interface PageOptions {
 export async function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
-  services: Pick<DashboardServices, 'css'>,
+  services: Pick<DashboardServices, 'css' | 'script'>,
   page: PageOptions,
 ): Promise<FastifyReply> {
   const session = member(request);
@@ -106,6 +106,7 @@ export async function sendPage(
       title: page.title,
       nonce,
       css: services.css,
+      dashboardScript: services.script,
       script: page.script,
       nav: page.nav,
       email: session.email,
@@ -123,14 +124,21 @@ export async function sendPage(
 export function sendBarePage(
   request: FastifyRequest,
   reply: FastifyReply,
-  services: Pick<DashboardServices, 'css'>,
+  services: Pick<DashboardServices, 'css' | 'script'>,
   page: Omit<PageOptions, 'nav'>,
 ): FastifyReply {
   const { nonce, csrf } = request.dashboard;
   const tree = h(
     PageContextValue.Provider,
     { value: { csrf, nonce, role: null, timeZone: DEFAULT_TIMEZONE } },
-    h(BarePage, { title: page.title, nonce, css: services.css, script: page.script, children: page.body }),
+    h(BarePage, {
+      title: page.title,
+      nonce,
+      css: services.css,
+      dashboardScript: services.script,
+      script: page.script,
+      children: page.body,
+    }),
   );
   return sendHtml(reply, page.status ?? 200, pageCsp(nonce, []), renderPage(tree), 'same-origin');
 }

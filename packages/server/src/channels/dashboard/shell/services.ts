@@ -7,8 +7,8 @@ import type { LoginThrottle } from '../../../domain/accounts/login-throttle.js';
 export interface DashboardServices {
   /** URL of the dashboard's stylesheet. */
   css: string;
-  /** URL of the script that turns `data-confirm` forms into confirm dialogs. */
-  confirmScript: string;
+  /** URL of the script of every page: confirm dialogs, focus on an action's answer, copy buttons. */
+  script: string;
   /** Seals TOTP secrets (the service's secret box). */
   secretBox: SecretBox;
   throttle: LoginThrottle;

@@ -40,6 +40,7 @@ import {
   productNames,
   readListPage,
 } from '../views/listing.js';
+import { noticeOf } from '../shell/notices.js';
 
 const PATH = '/dashboard/assinaturas';
 
@@ -96,14 +97,16 @@ function SubscriptionsTableView(props: {
     >
       {props.subscriptions.map((subscription) => (
         <tr>
-          <CustomerCell customer={subscription.customer} />
-          <td>
+          <CustomerCell label="Cliente" customer={subscription.customer} />
+          <td data-label="Produto">
             {/* The product opens the subscription's page (its cycles and sales). */}
             <a href={`${PATH}/${subscription.id}`}>{props.products.get(subscription.product_id) ?? '—'}</a>
           </td>
-          <td>{perPeriod(subscription)}</td>
-          <td>{STATUS_LABELS[subscription.status]}</td>
-          <td>{subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}</td>
+          <td data-label="Valor">{perPeriod(subscription)}</td>
+          <td data-label="Status">{STATUS_LABELS[subscription.status]}</td>
+          <td data-label="Próxima cobrança">
+            {subscription.next_charge_date ? formatDate(subscription.next_charge_date) : '—'}
+          </td>
           {props.owner ? (
             <td>
               {CANCELABLE.includes(subscription.status) ? (
@@ -156,7 +159,7 @@ export const subscriptionsScreen = defineScreen('subscriptions', async (app, ser
       rows.map((row) => row.product_id),
     );
     const key = request.query.aviso;
-    const notice = key && key in NOTICES ? NOTICES[key as keyof typeof NOTICES] : null;
+    const notice = noticeOf(NOTICES, key);
     return sendPage(request, reply, services, {
       title: 'Assinaturas',
       nav: 'subscriptions',

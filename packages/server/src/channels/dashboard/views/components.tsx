@@ -5,6 +5,7 @@ import type {
   SelectHTMLAttributes,
   TextareaHTMLAttributes,
 } from 'preact';
+import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { formatDateTime } from './format.js';
 import { PageContextValue } from './page-context.js';
@@ -12,9 +13,20 @@ import { PageContextValue } from './page-context.js';
 /** The form field carrying the session's CSRF token. */
 export const CSRF_FIELD = '_csrf';
 
+/** The id of the `Section` around a component, if it has one. */
+const SectionId = createContext<string | null>(null);
+
+/**
+ * A page's answer to an action that concerns one section (a notice after a redirect back), shown
+ * atop the `Section` of that id rather than atop a long page.
+ */
+export const SectionAnswer = createContext<{ section: string; notice: ComponentChildren } | null>(null);
+
 /**
  * A POST form that works without JavaScript and carries the session's CSRF token; every
- * state-changing form of the dashboard is one of these.
+ * state-changing form of the dashboard is one of these. Inside a `Section` its action carries the
+ * section's fragment, so the page answering it (a refusal shown again, or the redirect after it, which
+ * keeps the fragment) opens at that section, where its answer is, not at the top of a long page.
  */
 export function PostForm(
   props: { action: string; children: ComponentChildren } & Omit<
@@ -23,9 +35,10 @@ export function PostForm(
   >,
 ) {
   const { csrf } = useContext(PageContextValue);
+  const section = useContext(SectionId);
   const { children, action, ...rest } = props;
   return (
-    <form method="post" action={action} {...rest}>
+    <form method="post" action={section && !action.includes('#') ? `${action}#${section}` : action} {...rest}>
       {csrf ? <input type="hidden" name={CSRF_FIELD} value={csrf} /> : null}
       {children}
     </form>
@@ -165,10 +178,19 @@ export function CheckboxField(props: { label: string; name: string; checked: boo
   );
 }
 
-/** A message after an action: success (a status) or a problem (an alert). */
+/**
+ * A message after an action: success (a status) or a problem (an alert). It is the page's answer
+ * (`data-answer`): the dashboard's script gives it focus, so a phone scrolls to it and a screen reader
+ * reads it.
+ */
 export function Notice(props: { kind: 'ok' | 'error'; children: ComponentChildren }) {
   return (
-    <div class={`notice notice-${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+    <div
+      class={`notice notice-${props.kind}`}
+      role={props.kind === 'error' ? 'alert' : 'status'}
+      tabIndex={-1}
+      data-answer
+    >
       {props.children}
     </div>
   );
@@ -193,14 +215,59 @@ export function ArchiveButton(props: { base: string; active: boolean }) {
   );
 }
 
-/** A titled block of a page. */
+/** A titled block of a page; with an `id`, its forms come back to it and its answer shows in it. */
 export function Section(props: { title: string; id?: string; children: ComponentChildren }) {
   const headingId = `${props.id ?? props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-titulo`;
+  const answer = useContext(SectionAnswer);
   return (
     <section class="panel" aria-labelledby={headingId} {...(props.id ? { id: props.id } : {})}>
       <h2 id={headingId}>{props.title}</h2>
-      {props.children}
+      {answer && props.id && answer.section === props.id ? <Notice kind="ok">{answer.notice}</Notice> : null}
+      <SectionId.Provider value={props.id ?? null}>{props.children}</SectionId.Provider>
     </section>
+  );
+}
+
+/**
+ * A value to copy, shown once or long (an API key, a signing secret, an invite link): a read-only
+ * field anyone can select, and with the dashboard's script a "Copiar" button (Clipboard API) that
+ * says "Copiado" in a live region.
+ */
+export function CopyField(props: {
+  label: string;
+  id: string;
+  value: string;
+  name?: string;
+  hint?: string;
+  /** The button's words when "Copiar" alone would not say what (a payment link among other fields). */
+  button?: string;
+}) {
+  const { id } = props;
+  return (
+    <div class="field copy-field">
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      <div class="copy-row">
+        <input
+          id={id}
+          {...(props.name ? { name: props.name } : {})}
+          readOnly
+          value={props.value}
+          class="secret"
+          {...(props.hint ? { 'aria-describedby': `${id}-hint` } : {})}
+        />
+        {/* Hidden until the script can copy; without it, the field is selected by hand. */}
+        {/* Named "Copiar" alone: a name holding the label would make two controls of that label. */}
+        <button type="button" class="button button-small" data-copy={id} hidden>
+          {props.button ?? 'Copiar'}
+        </button>
+      </div>
+      <p class="hint" id={`${id}-copiado`} role="status" aria-live="polite"></p>
+    </div>
   );
 }
 
@@ -231,12 +298,16 @@ export function CodeField() {
   );
 }
 
-/** The person's present password, asked to sign in or before a change to their account. */
-export function CurrentPasswordField(props: { label: string; name: string }) {
+/**
+ * The person's present password, asked to sign in or before a change to their account; `id` when
+ * another field of the page has the same name.
+ */
+export function CurrentPasswordField(props: { label: string; name: string; id?: string }) {
   return (
     <Field
       label={props.label}
       name={props.name}
+      id={props.id}
       type="password"
       autocomplete="current-password"
       required

@@ -21,6 +21,8 @@ export interface ShellProps {
   title: string;
   nonce: string;
   css: string;
+  /** The dashboard's script of every page (served from this origin). */
+  dashboardScript: string;
   /** A page's own script (served from this origin), if it has one. */
   script?: string | undefined;
   children: ComponentChildren;
@@ -31,7 +33,10 @@ export function Shell(props: ShellProps) {
   return (
     <html lang="pt-BR">
       <PageHead title={`${props.title} · Painel`} nonce={props.nonce} css={props.css} script={props.script} />
-      <body>{props.children}</body>
+      <body>
+        {props.children}
+        <script type="module" src={props.dashboardScript} nonce={props.nonce} />
+      </body>
     </html>
   );
 }
@@ -48,7 +53,13 @@ export interface LayoutProps extends ShellProps {
 /** A signed-in page: the store bar, the navigation "Painel", the page's heading and content. */
 export function Layout(props: LayoutProps) {
   return (
-    <Shell title={props.title} nonce={props.nonce} css={props.css} script={props.script}>
+    <Shell
+      title={props.title}
+      nonce={props.nonce}
+      css={props.css}
+      dashboardScript={props.dashboardScript}
+      script={props.script}
+    >
       <a class="skip-link" href="#conteudo">
         Pular para o conteúdo
       </a>

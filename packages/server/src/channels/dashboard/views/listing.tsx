@@ -72,10 +72,10 @@ export async function productNames(
 }
 
 /** A stored customer (JSON) as the list shows it: name, and e-mail under it. */
-export function CustomerCell(props: { customer: string }) {
+export function CustomerCell(props: { customer: string; label: string }) {
   const customer = JSON.parse(props.customer) as Customer;
   return (
-    <td>
+    <td data-label={props.label}>
       {customer.name ?? '—'}
       {customer.email ? (
         <>
