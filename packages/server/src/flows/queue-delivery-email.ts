@@ -84,22 +84,23 @@ export function countSkippedEmail(sale: Sale): void {
  * worker is sending at this moment is left to finish (its result stands). The `actor`'s audit entry
  * commits with the queued job.
  */
+/** The refusals of a resend, as the API words them (the dashboard words them its own way). */
+export const RESEND_REFUSALS = {
+  noRecipient: "This sale's customer has no e-mail address, so there is no delivery e-mail to send.",
+  refunded: 'This sale is refunded; its delivery e-mail is not sent again.',
+  noSmtp:
+    'Delivery e-mail is not configured on this service: set SMTP_URL and STOREFRONT_MAIL_FROM, then resend.',
+} as const;
+
 export async function resendDeliveryEmail(
   db: Kysely<Database>,
   sale: SalesTable,
   mail: Pick<Config, 'smtp'>,
   actor: Actor,
 ): Promise<SalesTable> {
-  if (recipientOf(sale) === null)
-    throw invalidRequest(
-      "This sale's customer has no e-mail address, so there is no delivery e-mail to send.",
-    );
-  if (sale.status === 'refunded')
-    throw invalidRequest('This sale is refunded; its delivery e-mail is not sent again.');
-  if (mail.smtp === null)
-    throw invalidRequest(
-      'Delivery e-mail is not configured on this service: set SMTP_URL and STOREFRONT_MAIL_FROM, then resend.',
-    );
+  if (recipientOf(sale) === null) throw invalidRequest(RESEND_REFUSALS.noRecipient);
+  if (sale.status === 'refunded') throw invalidRequest(RESEND_REFUSALS.refunded);
+  if (mail.smtp === null) throw invalidRequest(RESEND_REFUSALS.noSmtp);
   const now = nowIso();
   const job = jobFor(sale, now);
   await db.transaction().execute(async (trx) => {

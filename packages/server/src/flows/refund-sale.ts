@@ -35,6 +35,12 @@ function refundDetail(row: SalesTable, outcome: Pick<Devolucao, 'status'>): stri
  * approved with `refund.status` `pending` until the PSP settles it (callback or reconciler). The
  * `actor`'s audit entry is written in the transaction that records the outcome.
  */
+/** The refusals of a refund, as the API words them (the dashboard words them its own way). */
+export const REFUND_REFUSALS = {
+  alreadyRefunded: 'This sale is already refunded.',
+  pending: 'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
+} as const;
+
 export async function refundSale(
   db: Kysely<Database>,
   payments: PaymentProviders,
@@ -42,12 +48,8 @@ export async function refundSale(
   actor: Actor,
   scheduleMs?: readonly number[],
 ): Promise<Sale> {
-  if (row.status === 'refunded') throw invalidRequest('This sale is already refunded.');
-  if (row.refund_status === 'pending') {
-    throw invalidRequest(
-      'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
-    );
-  }
+  if (row.status === 'refunded') throw invalidRequest(REFUND_REFUSALS.alreadyRefunded);
+  if (row.refund_status === 'pending') throw invalidRequest(REFUND_REFUSALS.pending);
   const provider = await payments.pix({ storeId: row.store_id, livemode: row.livemode === 1 });
   const request = { refundId: nextRefundId(row), requestedAt: nowIso() };
   const devolucao =
@@ -61,7 +63,7 @@ export async function refundSale(
   const onWrite = auditing(row.store_id, actor, 'sale_refunded', refundDetail(row, devolucao));
   const sale = await applyRefundOutcome(db, row, request, devolucao, scheduleMs, onWrite);
   if (sale.status === 'approved' && sale.refund?.status !== 'pending' && sale.refund?.status !== 'failed') {
-    throw invalidRequest('This sale is already refunded.');
+    throw invalidRequest(REFUND_REFUSALS.alreadyRefunded);
   }
   return sale;
 }

@@ -52,6 +52,15 @@ interface QueuedEmail {
 }
 
 /** What a job has to send, or why it has nothing to send (the job is then settled with that reason). */
+/** Why a queued e-mail was not sent, as the API shows it (`last_error`); the dashboard words them its way. */
+export const NOT_SENT = {
+  saleNoAddress: 'The sale has no e-mail address to send to.',
+  saleRefunded: 'The sale was refunded before its e-mail went out; nothing was sent.',
+  orderNoAddress: 'The order has no e-mail address or no page link to send.',
+  orderSettled: 'The order was paid or canceled before its recovery e-mail went out.',
+  subscriptionNoAddress: 'The subscription has no e-mail address to send to.',
+} as const;
+
 type Prepared = { email: OutgoingEmail } | { nothing: string; status?: 'failed' | 'skipped' };
 
 /**
@@ -69,9 +78,8 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
   async function prepareDelivery(job: EmailJob): Promise<Prepared> {
     const source = await loadDeliveryEmail(db, job.id);
     const to = source ? recipientOf(source.sale) : null;
-    if (!source || to === null) return { nothing: 'The sale has no e-mail address to send to.' };
-    if (source.sale.status === 'refunded')
-      return { nothing: 'The sale was refunded before its e-mail went out; nothing was sent.' };
+    if (!source || to === null) return { nothing: NOT_SENT.saleNoAddress };
+    if (source.sale.status === 'refunded') return { nothing: NOT_SENT.saleRefunded };
     return {
       email: {
         ...composeDeliveryEmail(source.input),
@@ -83,12 +91,11 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
 
   async function prepareRecovery(job: EmailJob): Promise<Prepared> {
     const source = await loadRecoveryEmail(db, config, job.id);
-    if (!source || source.to === null || source.email === null)
-      return { nothing: 'The order has no e-mail address or no page link to send.' };
+    if (!source || source.to === null || source.email === null) return { nothing: NOT_SENT.orderNoAddress };
     // Never after the order is settled: a payment or a cancel that came first wins.
     if (source.order.status === 'paid' || source.order.status === 'canceled')
       return {
-        nothing: 'The order was paid or canceled before its recovery e-mail went out.',
+        nothing: NOT_SENT.orderSettled,
         status: 'skipped',
       };
     return {
@@ -102,8 +109,7 @@ export function startEmailWorker(options: EmailWorkerOptions): EmailWorker {
 
   async function prepareCancellation(job: EmailJob): Promise<Prepared> {
     const source = await loadCancellationEmail(db, job.id);
-    if (!source || source.to === null)
-      return { nothing: 'The subscription has no e-mail address to send to.' };
+    if (!source || source.to === null) return { nothing: NOT_SENT.subscriptionNoAddress };
     return {
       email: {
         ...source.email,

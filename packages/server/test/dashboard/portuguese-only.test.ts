@@ -16,13 +16,15 @@ const RAW_KEY = /\b[a-z]+(?:_[a-z]+)+\b/;
 
 /**
  * The words a person reads on a page: text outside tags, without scripts, styles and the code a
- * developer copies (`<code>`, `<pre>`), nor what the store itself typed (kept as typed).
+ * developer copies (`<code>`, `<pre>`), nor what the store itself typed (kept as typed). Event types
+ * (`sale.approved`) are the API's names, and `{{nome}}` a placeholder the seller types: both stay.
  */
 function readableText(html: string): string {
   return html
     .replace(/<(script|style|code|pre|kbd|samp|textarea|select)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&[a-z]+;|&#\d+;/gi, ' ')
+    .replace(/\b[a-z]+\.[a-z_]+\b|\{\{\w+\}\}/g, ' ')
     .replace(/\s+/g, ' ');
 }
 

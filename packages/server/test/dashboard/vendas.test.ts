@@ -68,7 +68,7 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('a sale bought through the purchase page appears with its product', async () => {
       const page = await get('viewer', `/dashboard/vendas?produto=${shop.product.id}`);
       expect(listedIds(page.text)).toEqual([bought]);
-      expect(page.text).toContain('Paula Página</td><td>Curso de Violão</td>');
+      expect(page.text).toContain('Paula Página</td><td data-label="Produto">Curso de Violão</td>');
     });
 
     it.each([
@@ -117,7 +117,7 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('shows items, coupon, customer, charge, events and the delivery e-mail', async () => {
       const page = await get('viewer', `/dashboard/vendas/${bought}`);
       expect(page.status).toBe(200);
-      expect(page.text).toContain('<td>Curso de Violão</td><td>Produto</td>');
+      expect(page.text).toContain('<td data-label="Item">Curso de Violão</td><td data-label="Tipo">Produto</td>');
       expect(page.text).toContain('Cupom: nenhum');
       expect(page.text).toContain('<dd>paula@example.com</dd>');
       expect(page.text).toContain('<dd>52998224725</dd>');
@@ -187,7 +187,7 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('the service refusing a resend (no SMTP) is a message on the page', async () => {
       const page = await post('editor', `/dashboard/vendas/${ana}/reenviar-email`);
       expect(page.status).toBe(400);
-      expect(page.text).toContain('Não foi possível reenviar o e-mail: Delivery e-mail is not configured');
+      expect(page.text).toContain('Não foi possível reenviar o e-mail: o serviço não tem envio de e-mail configurado');
       expect(page.text).toContain('role="alert"');
     });
 
@@ -221,7 +221,7 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('refunding again is a message from the refund service, not a 500, and nothing more happens', async () => {
       const page = await post('owner', `/dashboard/vendas/${refunded}/reembolso`);
       expect(page.status).toBe(400);
-      expect(page.text).toContain('Não foi possível reembolsar: This sale is already refunded.');
+      expect(page.text).toContain('Não foi possível reembolsar: esta venda já foi reembolsada.');
       const events = await api.as(shop.key).get('/events?type=sale.refunded&limit=100');
       expect(events.body.data.filter((e: any) => e.data.object.id === refunded)).toHaveLength(1);
     });

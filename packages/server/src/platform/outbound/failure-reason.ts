@@ -50,3 +50,53 @@ export function failureReason(result: AttemptResult, timeoutMs: number): string 
     return `TLS error: ${code} (the certificate must be valid for the host and trusted)`;
   return SAFE_CODE.test(code) ? `network error (${code})` : 'network error';
 }
+
+/**
+ * The reasons above as a Portuguese page shows them. A delivery keeps its reason in English (the API
+ * returns it as written); the dashboard words the same sentences for the store's team.
+ */
+const IN_PORTUGUESE: [RegExp, (...groups: string[]) => string][] = [
+  [/^no answer within (\d+) ms$/, (ms) => `sem resposta em ${ms} ms`],
+  [
+    /^answered (\d+) but the body did not arrive within (\d+) ms$/,
+    (status, ms) => `respondeu ${status}, mas o corpo não chegou em ${ms} ms`,
+  ],
+  [
+    /^answered (\d+): redirects are not followed; use the final URL$/,
+    (status) => `respondeu ${status}: redirecionamentos não são seguidos; use o endereço final`,
+  ],
+  [
+    /^answered (\d+); only a 2xx counts as delivered$/,
+    (status) => `respondeu ${status}; só uma resposta 2xx conta como entregue`,
+  ],
+  [/^failed before any answer$/, () => 'falhou antes de qualquer resposta'],
+  [/^could not connect within (\d+) ms$/, (ms) => `não conectou em ${ms} ms`],
+  [/^connection refused: /, () => 'conexão recusada: nada aceita conexões nesse endereço e porta'],
+  [/^the endpoint closed the connection/, () => 'o endpoint fechou a conexão antes de responder'],
+  [/^the host name does not resolve$/, () => 'o nome do servidor não existe no DNS'],
+  [/^the host name could not be resolved/, () => 'falha de DNS ao procurar o servidor; nova tentativa virá'],
+  [/^the host is unreachable$/, () => 'o servidor está inalcançável'],
+  [
+    /^refused: the host resolves to an address that is not public/,
+    () => 'recusado: o servidor aponta para um endereço que não é público (privado, local ou reservado)',
+  ],
+  [/^interrupted: /, () => 'interrompido: o serviço parou durante a tentativa; nova tentativa virá'],
+  [
+    /^not sent: the endpoint secret cannot be opened/,
+    () => 'não enviado: o segredo do endpoint não pode ser aberto (o segredo do serviço mudou)',
+  ],
+  [
+    /^TLS error: (\S+) /,
+    (code) => `erro de TLS: ${code} (o certificado precisa ser válido para o servidor e confiável)`,
+  ],
+  [/^network error \((\S+)\)$/, (code) => `erro de rede (${code})`],
+  [/^network error$/, () => 'erro de rede'],
+];
+
+export function failureReasonInPortuguese(reason: string): string {
+  for (const [pattern, words] of IN_PORTUGUESE) {
+    const match = pattern.exec(reason);
+    if (match) return words(...match.slice(1));
+  }
+  return reason;
+}

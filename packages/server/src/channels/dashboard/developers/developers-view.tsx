@@ -4,6 +4,8 @@ import { EVENT_TYPES } from '../../../platform/outbox/event-types.js';
 import type { WebhookEndpointsTable } from '../../../domain/webhooks/endpoint-object.js';
 import type { WebhookDeliveriesTable } from '../../../domain/webhooks/delivery-object.js';
 import { CopyField, Field, Notice, PostForm, Section, TableFrame, DateTime } from '../views/components.js';
+import { ENDPOINT_STATUS_LABELS } from '../views/format.js';
+import { failureReasonInPortuguese } from '../../../platform/outbound/failure-reason.js';
 import type { EventsPage } from './developers-data.js';
 
 export const PATH = '/dashboard/desenvolvedores';
@@ -132,7 +134,7 @@ export function DevelopersPage(props: {
             {props.endpoints.map((endpoint) => (
               <li>
                 <a href={`${PATH}/webhooks/${endpoint.id}`}>{endpoint.url}</a> ·{' '}
-                {MODE(endpoint.livemode === 1)} · {endpoint.status}
+                {MODE(endpoint.livemode === 1)} · {ENDPOINT_STATUS_LABELS[endpoint.status]}
               </li>
             ))}
           </ul>
@@ -192,7 +194,7 @@ export function EndpointPage(props: {
           <dt>Modo</dt>
           <dd>{MODE(endpoint.livemode === 1)}</dd>
           <dt>Situação</dt>
-          <dd>{endpoint.status}</dd>
+          <dd>{ENDPOINT_STATUS_LABELS[endpoint.status]}</dd>
           <dt>Eventos</dt>
           <dd>{(JSON.parse(endpoint.events) as string[]).join(', ')}</dd>
         </dl>
@@ -242,7 +244,9 @@ export function EndpointPage(props: {
                           : 'falhou'}
                       {delivery.response_status === null ? '' : ` (${delivery.response_status})`}
                     </td>
-                    <td data-label="Erro">{delivery.error ?? '—'}</td>
+                    <td data-label="Erro">
+                      {delivery.error ? failureReasonInPortuguese(delivery.error) : '—'}
+                    </td>
                     <td>
                       <PostForm action={`${base}/entregas/${delivery.id}/reenviar`}>
                         <button type="submit" class="button" aria-label={`Reenviar ${delivery.id}`}>

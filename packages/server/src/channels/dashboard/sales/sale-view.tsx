@@ -6,8 +6,9 @@ import type { Tracking as TrackingValues } from '../../../domain/kernel/tracking
 import type { Sale } from '../../../domain/sales/sale-object.js';
 import { roleAllows } from '../../../domain/accounts/roles.js';
 import { Notice, PostForm, Section, TableFrame, DateTime } from '../views/components.js';
-import { SALE_STATUS_LABELS } from '../views/format.js';
+import { CHARGE_STATUS_LABELS, SALE_STATUS_LABELS } from '../views/format.js';
 import { PageContextValue } from '../views/page-context.js';
+import { EmailError } from './email-error.js';
 import { SaleConversions } from './sale-conversions.js';
 
 export interface SaleCharge {
@@ -231,7 +232,9 @@ export function SalePage(props: {
             <dt>Identificador</dt>
             <dd>{charge.id}</dd>
             <dt>Status</dt>
-            <dd>{charge.status}</dd>
+            <dd>
+              {CHARGE_STATUS_LABELS[charge.status as keyof typeof CHARGE_STATUS_LABELS] ?? charge.status}
+            </dd>
             <dt>txid</dt>
             <dd>{charge.txid}</dd>
             <dt>Criada</dt>
@@ -255,7 +258,9 @@ export function SalePage(props: {
             {sale.delivery_email.last_error ? (
               <>
                 <dt>Último erro</dt>
-                <dd>{sale.delivery_email.last_error}</dd>
+                <dd>
+                  <EmailError error={sale.delivery_email.last_error} />
+                </dd>
               </>
             ) : null}
           </dl>

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { resendDeliveryEmail } from '../../../flows/queue-delivery-email.js';
+import { saleRefusalInPortuguese } from './sale-refusals.js';
 import { ApiError } from '../../../platform/http/api-error.js';
 import { refundSale } from '../../../flows/refund-sale.js';
 import { toSale } from '../../../domain/sales/sale-object.js';
@@ -97,7 +98,7 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
       request,
       reply,
       row,
-      { kind: 'error', text: `${lead} ${error.message}` },
+      { kind: 'error', text: `${lead} ${saleRefusalInPortuguese(error)}` },
       error.statusCode,
     );
   }

@@ -30,3 +30,16 @@ export const formatDate = (date: string): string => {
 };
 /** A sale's status as the pages name it. */
 export const SALE_STATUS_LABELS = { approved: 'Aprovada', refunded: 'Reembolsada' } as const;
+/** A Pix charge's status as the pages name it. */
+export const CHARGE_STATUS_LABELS = {
+  pending: 'Pendente',
+  paid: 'Paga',
+  expired: 'Expirada',
+  canceled: 'Cancelada',
+} as const;
+/** A webhook endpoint's status as the pages name it. */
+export const ENDPOINT_STATUS_LABELS = {
+  active: 'Ativo',
+  paused: 'Pausado',
+  disabled: 'Desativado',
+} as const;
