@@ -117,7 +117,9 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('shows items, coupon, customer, charge, events and the delivery e-mail', async () => {
       const page = await get('viewer', `/dashboard/vendas/${bought}`);
       expect(page.status).toBe(200);
-      expect(page.text).toContain('<td data-label="Item">Curso de Violão</td><td data-label="Tipo">Produto</td>');
+      expect(page.text).toContain(
+        '<td data-label="Item">Curso de Violão</td><td data-label="Tipo">Produto</td>',
+      );
       expect(page.text).toContain('Cupom: nenhum');
       expect(page.text).toContain('<dd>paula@example.com</dd>');
       expect(page.text).toContain('<dd>52998224725</dd>');
@@ -187,7 +189,9 @@ describeEachDatabase('dashboard Vendas', (api: TestApi) => {
     it('the service refusing a resend (no SMTP) is a message on the page', async () => {
       const page = await post('editor', `/dashboard/vendas/${ana}/reenviar-email`);
       expect(page.status).toBe(400);
-      expect(page.text).toContain('Não foi possível reenviar o e-mail: o serviço não tem envio de e-mail configurado');
+      expect(page.text).toContain(
+        'Não foi possível reenviar o e-mail: o serviço não tem envio de e-mail configurado',
+      );
       expect(page.text).toContain('role="alert"');
     });
 
