@@ -27,7 +27,13 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-confirm
 // would take focus back to the page when the section itself cannot hold it.
 const answer = document.querySelector<HTMLElement>('[data-answer]');
 if (answer) {
-  const focusAnswer = () => window.requestAnimationFrame(() => answer.focus());
+  // An answer taller than the screen (the 2FA set-up) is not brought to its top by focus alone.
+  const focusAnswer = () =>
+    window.requestAnimationFrame(() => {
+      answer.focus();
+      const { top } = answer.getBoundingClientRect();
+      if (top < 0 || top >= window.innerHeight) window.scrollTo({ top: window.scrollY + top - 16 });
+    });
   if (document.readyState === 'complete') focusAnswer();
   else window.addEventListener('load', focusAnswer, { once: true });
 }

@@ -247,7 +247,7 @@ describeEachDatabase('dashboard Pedidos and Assinaturas', (api) => {
     expect(page.text).toContain('R$ 100,00');
     expect(page.text).toContain('Copiar link de pagamento');
     // The link itself is in a read-only field, to copy by hand where no script runs.
-    const link = /<input id="link-pagamento" type="text" readonly(?:="")? value="([^"]+)"/.exec(page.text);
+    const link = /<input id="link-pagamento" readonly(?:="")? value="([^"]+)"/.exec(page.text);
     expect(link).not.toBeNull();
     expect(link![1]).toContain(`/p/o/${pendingToken}`);
     // A viewer sees no simulation.

@@ -202,7 +202,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           await page.getByLabel('E-mail', { exact: true }).fill(`convidada-${api.dialect}@loja.example`);
           await enterOn(page, page.getByLabel('E-mail', { exact: true }), /\/equipe\/convidar#equipe$/);
           expect(await focused(page)).toMatchObject({ answer: true, section: 'equipe', onScreen: true });
-          expect((await focused(page)).text).toContain('Convite criado');
+          expect((await focused(page)).text).toContain('Convite enviado');
           const link = await page.getByLabel('Link do convite').inputValue();
           await page.getByRole('button', { name: 'Copiar', exact: true }).click();
           await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
@@ -232,6 +232,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
           expect(await focused(page)).toMatchObject({ answer: true, section: 'minha-conta', onScreen: true });
           await sound('2FA setup');
           const secret = (await page.locator('code.secret').first().textContent())!;
+          await page.getByLabel('Sua senha', { exact: true }).fill(owner.password);
           await page.getByLabel('Código', { exact: true }).fill('000000');
           await enterOn(page, page.getByLabel('Código', { exact: true }), /ativar#minha-conta$/);
           expect(await focused(page)).toMatchObject({
@@ -241,6 +242,7 @@ describeInChromium('the dashboard on a phone (360 × 740, isMobile)', (browser) 
             text: 'Código incorreto. Tente de novo.',
             onScreen: true,
           });
+          await page.getByLabel('Sua senha', { exact: true }).fill(owner.password);
           await page.getByLabel('Código', { exact: true }).fill(totpCode(secret, totpStep()));
           await enterOn(
             page,

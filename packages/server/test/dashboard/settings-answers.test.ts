@@ -84,8 +84,15 @@ describeEachDatabase('Configurações: answers where the page opens, one id per 
     pages.setup = setup.text;
     const secret = /<code class="secret">([A-Z2-7]+)<\/code>/.exec(setup.text)![1]!;
     const sealed = /name="setup" value="([^"]+)"/.exec(setup.text)![1]!;
-    pages.wrongCode = (await post('/conta/duas-etapas/ativar', { setup: sealed, code: '000000' })).text;
-    const on = await post('/conta/duas-etapas/ativar', { setup: sealed, code: totpCode(secret, totpStep()) });
+    const password = owner.password;
+    pages.wrongCode = (
+      await post('/conta/duas-etapas/ativar', { setup: sealed, code: '000000', password })
+    ).text;
+    const on = await post('/conta/duas-etapas/ativar', {
+      setup: sealed,
+      code: totpCode(secret, totpStep()),
+      password,
+    });
     expect(on.status).toBe(303);
     pages.twoStepOn = (await get(on.headers.get('location')!)).text;
     expect(pages.twoStepOn).toContain('Desativar verificação em duas etapas');
@@ -94,7 +101,7 @@ describeEachDatabase('Configurações: answers where the page opens, one id per 
       expect(unlabelled(html), state).toEqual([]);
     }
     // The answers a phone must not miss are marked for focus.
-    expect(pages.invite.includes('data-answer="true"><p>Convite criado')).toBe(true);
+    expect(pages.invite.includes('data-answer="true"><p>Convite enviado')).toBe(true);
     expect(pages.lastOwner.includes(`data-answer="true">${LAST_OWNER}`)).toBe(true);
     expect(pages.setup.includes('<div class="stack" tabindex="-1" data-answer="true">')).toBe(true);
     expect(pages.wrongCode.includes('data-answer="true">Código incorreto')).toBe(true);

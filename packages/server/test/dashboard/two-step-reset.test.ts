@@ -68,7 +68,7 @@ describeEachDatabase('two-step verification: the password to turn it on, and the
       expect((await turnOn(api, user, user.password)).status).toBe(303);
       const theirs = await dashboardLogin(api.baseUrl, owner); // any open session of the owner
       const settings = await dashboardRequest(api.baseUrl, theirs, 'GET', '/dashboard/configuracoes');
-      expect(settings.text).toContain(`Redefinir verificação em duas etapas de ${user.email}`);
+      expect(settings.text).toContain(`Redefinir duas etapas de ${user.email}`);
       const res = await dashboardRequest(
         api.baseUrl,
         theirs,

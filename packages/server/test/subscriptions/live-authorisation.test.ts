@@ -1,12 +1,11 @@
 import { expect, it } from 'vitest';
 import { recurringChecks } from '../../src/flows/check-live-subscriptions.js';
-import { describeEachDatabase } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
-import { startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
+import { describeLivePix, startTestReconciler, useLivePix } from '../live-pix/live-harness.js';
 import { recurringProduct, subscribe } from './subscription-helpers.js';
 import { eventTypesOf } from '../support/store-records.js';
 
-describeEachDatabase('Live Jornada 3: the payment makes the sale, only the approved rec activates', (api) => {
+describeLivePix('Live Jornada 3: the payment makes the sale, only the approved rec activates', (api) => {
   const live = useLivePix(api);
 
   async function withRecurringReconciler<T>(work: () => Promise<T>): Promise<T> {

@@ -176,7 +176,8 @@ export class TestApi {
 export function describeEachDatabase(
   title: string,
   suite: (api: TestApi) => void,
-  options: TestApiOptions = {},
+  /** The same for both runs, or each run's own (a Redis of its own, say). */
+  options: TestApiOptions | ((dialect: DialectName) => TestApiOptions) = {},
 ): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && !POSTGRES_URL) {
@@ -186,7 +187,7 @@ export function describeEachDatabase(
       continue;
     }
     describe(`${title} [${dialect}]`, () => {
-      const api = new TestApi(dialect, options);
+      const api = new TestApi(dialect, typeof options === 'function' ? options(dialect) : options);
       beforeAll(() => api.start());
       afterAll(() => api.stop());
       suite(api);

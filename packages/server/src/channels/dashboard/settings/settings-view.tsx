@@ -198,7 +198,7 @@ function TeamSection(props: { data: SettingsData; state: SettingsState; selfId: 
                       <button
                         type="submit"
                         class="button button-small button-quiet"
-                        aria-label={`Redefinir verificação em duas etapas de ${person.email}`}
+                        aria-label={`Redefinir duas etapas de ${person.email}`}
                       >
                         Redefinir duas etapas
                       </button>
@@ -288,7 +288,7 @@ function AccountSection(props: { data: SettingsData; state: SettingsState }) {
           <PostForm action={`${SETTINGS_PATH}/conta/duas-etapas/ativar`} class="stack">
             <input type="hidden" name="setup" value={totpSetup.sealed} />
             <CodeField />
-            <CurrentPasswordField label="Sua senha" name="password" />
+            <CurrentPasswordField label="Sua senha" name="password" id="f-ativar-password" />
             <button type="submit" class="button">
               Ativar
             </button>
