@@ -127,6 +127,32 @@ describeEachDatabase(
       expect(await entriesOf('coupon_archived')).toEqual(['AUDITADO']);
     });
 
+    it("a person's own password change is undone when its entry cannot be written", async () => {
+      const person = await addDashboardUser(api, storeId, 'viewer');
+      const own = await dashboardLogin(api.baseUrl, person);
+      const change = () =>
+        dashboardRequest(api.baseUrl, own, 'POST', '/dashboard/configuracoes/conta/senha', {
+          current: person.password,
+          password: 'uma-senha-nova-e-longa',
+          confirmation: 'uma-senha-nova-e-longa',
+        });
+      const hashOf = async () =>
+        (
+          await api.db
+            .selectFrom('users')
+            .select('password_hash')
+            .where('id', '=', person.id)
+            .executeTakeFirstOrThrow()
+        ).password_hash;
+      const before = await hashOf();
+      expect((await withAuditRefused(api, change)).status).toBe(500);
+      expect(await hashOf()).toBe(before);
+      expect((await change()).status).toBe(303);
+      expect(await hashOf()).not.toBe(before);
+      const entries = (await auditRecords(api, storeId)).filter((row) => row.action === 'password_changed');
+      expect(entries).toEqual([expect.objectContaining({ detail: person.email, user_id: person.id })]);
+    });
+
     it('the audit page names the person who made each entry', async () => {
       const page = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/configuracoes');
       expect(unlabelled(page.text)).toContain(`<td>${owner.email}</td><td>E-mail de entrega reenviado</td>`);

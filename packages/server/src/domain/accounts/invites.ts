@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, DbBool } from '../../platform/db/schema.js';
 import { fromBool } from '../../platform/db/schema.js';
 import { isoAfter, nowIso } from '../../platform/values/time.js';
+import type { OnWrite } from '../kernel/write-context.js';
 import { hashSecretToken, newSecretToken } from './secret-token.js';
 
 export interface InvitesTable {
@@ -154,6 +155,8 @@ export async function acceptInvite(
   db: Kysely<Database>,
   invite: OpenInvite,
   passwordHash: string | null,
+  /** Its audit entry, in the same transaction. */
+  onWrite?: OnWrite<OpenInvite>,
 ): Promise<boolean> {
   return db
     .transaction()
@@ -183,6 +186,7 @@ export async function acceptInvite(
         .where('accepted_at', 'is', null)
         .executeTakeFirst();
       if (Number(accepted.numUpdatedRows) !== 1) throw new InviteSpentError();
+      await onWrite?.(trx, invite);
       return true;
     })
     .catch((error: unknown) => {

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../platform/db/schema.js';
 import { audit } from '../../../domain/accounts/audit.js';
 import { acceptInvite, findOpenInvite } from '../../../domain/accounts/invites.js';
 import type { OpenInvite } from '../../../domain/accounts/invites.js';
@@ -127,6 +129,18 @@ function acceptPage(
 export const inviteScreen = defineScreen('invite', async (app, services) => {
   const { db } = app;
 
+  /** "Entrou na loja", in the store's audit log, written with the acceptance. */
+  const joined =
+    (request: FastifyRequest) =>
+    (trx: Kysely<Database>, invite: OpenInvite): Promise<void> =>
+      audit(trx, {
+        storeId: invite.storeId,
+        userId: invite.userId,
+        action: 'member_joined',
+        detail: invite.email,
+        ip: request.ip,
+      });
+
   async function openOr404(request: FastifyRequest, token: string): Promise<OpenInvite> {
     // Every guess costs one of the IP's login attempts: the link cannot be searched for.
     const wait = await services.throttle.ipAttempt(request.ip);
@@ -154,15 +168,8 @@ export const inviteScreen = defineScreen('invite', async (app, services) => {
     const problem =
       passwordProblem(password) ?? (password === confirmation ? null : 'As duas senhas não são iguais.');
     if (problem) return invitePage(request, reply, services, invite, token, problem);
-    if (!(await acceptInvite(db, invite, await hashPassword(password, request.ip))))
-      throw new DashboardError(404, GONE);
-    await audit(db, {
-      storeId: invite.storeId,
-      userId: invite.userId,
-      action: 'member_joined',
-      detail: invite.email,
-      ip: request.ip,
-    });
+    const passwordHash = await hashPassword(password, request.ip);
+    if (!(await acceptInvite(db, invite, passwordHash, joined(request)))) throw new DashboardError(404, GONE);
     await startSession(request, reply, invite.userId, invite.storeId, 'active');
     return reply.redirect(DASHBOARD_PREFIX, 303);
   });
@@ -174,14 +181,7 @@ export const inviteScreen = defineScreen('invite', async (app, services) => {
       const session = member(request);
       const invite = await openOr404(request, request.params.token);
       if (invite.userId !== session.userId) throw new DashboardError(403, NOT_YOURS);
-      if (!(await acceptInvite(db, invite, null))) throw new DashboardError(404, GONE);
-      await audit(db, {
-        storeId: invite.storeId,
-        userId: invite.userId,
-        action: 'member_joined',
-        detail: invite.email,
-        ip: request.ip,
-      });
+      if (!(await acceptInvite(db, invite, null, joined(request)))) throw new DashboardError(404, GONE);
       await switchSessionStore(db, session.idHash, invite.storeId);
       return reply.redirect(DASHBOARD_PREFIX, 303);
     },

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../platform/db/schema.js';
 import { SecretBoxError } from '../../../platform/values/secret-box.js';
 import { GateFullError } from '../../../platform/concurrency/work-gate.js';
 import { renderQrPng } from '../../../platform/brcode/index.js';
@@ -39,16 +41,25 @@ function tooMany(reply: FastifyReply, wait: number): string {
 export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { show, refuse, done }) => {
   const { db } = app;
 
-  /** A change to the person's own account, in the audit log of every store they belong to. */
-  const recordForPerson = (request: FastifyRequest, action: AuditAction) => {
-    const session = member(request);
-    return auditEveryStore(db, session.userId, {
-      userId: session.userId,
-      action,
-      detail: session.email,
-      ip: request.ip,
+  /**
+   * A change to the person's own account and its entry in the audit log of every store they belong
+   * to, in one transaction.
+   */
+  const changeAccount = (
+    request: FastifyRequest,
+    action: AuditAction,
+    change: (trx: Kysely<Database>) => Promise<unknown>,
+  ) =>
+    db.transaction().execute(async (trx) => {
+      await change(trx);
+      const session = member(request);
+      await auditEveryStore(trx, session.userId, {
+        userId: session.userId,
+        action,
+        detail: session.email,
+        ip: request.ip,
+      });
     });
-  };
 
   /**
    * The person's password, checked under the login throttle (the attempt taken first, given back
@@ -82,13 +93,15 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
       passwordProblem(password) ??
       (password === confirmation ? null : 'As duas senhas novas não são iguais.');
     if (problem) return refuse(request, reply, 'password', problem);
-    await db
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password, request.ip) })
-      .where('id', '=', session.userId)
-      .execute();
-    await endOtherSessions(db, session.userId, session.idHash);
-    await recordForPerson(request, 'password_changed');
+    const passwordHash = await hashPassword(password, request.ip);
+    await changeAccount(request, 'password_changed', async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', session.userId)
+        .execute();
+      await endOtherSessions(trx, session.userId, session.idHash);
+    });
     return done(reply, 'senha', 'minha-conta');
   });
 
@@ -134,12 +147,13 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
           400,
         );
       }
-      await db
-        .updateTable('users')
-        .set({ totp_secret_sealed: secretBox.seal(secret, session.userId), totp_last_step: step })
-        .where('id', '=', session.userId)
-        .execute();
-      await recordForPerson(request, 'totp_enabled');
+      await changeAccount(request, 'totp_enabled', (trx) =>
+        trx
+          .updateTable('users')
+          .set({ totp_secret_sealed: secretBox.seal(secret, session.userId), totp_last_step: step })
+          .where('id', '=', session.userId)
+          .execute(),
+      );
       return done(reply, 'duas-etapas-ativada', 'minha-conta');
     },
   );
@@ -153,12 +167,13 @@ export const accountRoutes: SectionRoutes = (app, { secretBox, throttle }, { sho
       if (typeof matches === 'number')
         return refuse(request, reply, 'twoStep', tooMany(reply, matches), {}, 429);
       if (!matches) return refuse(request, reply, 'twoStep', 'Senha incorreta.');
-      await db
-        .updateTable('users')
-        .set({ totp_secret_sealed: null, totp_last_step: null })
-        .where('id', '=', session.userId)
-        .execute();
-      await recordForPerson(request, 'totp_disabled');
+      await changeAccount(request, 'totp_disabled', (trx) =>
+        trx
+          .updateTable('users')
+          .set({ totp_secret_sealed: null, totp_last_step: null })
+          .where('id', '=', session.userId)
+          .execute(),
+      );
       return done(reply, 'duas-etapas-desativada', 'minha-conta');
     },
   );
