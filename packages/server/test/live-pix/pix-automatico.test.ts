@@ -479,6 +479,8 @@ describeLivePix('Live Pix Automático through a PSP speaking the API Pix (fake P
     const txid = cycleTxid(prefixedId('sub'), 2);
     await provider.scheduleCycleCharge(cycleRequest(created.idRec, txid));
     psp.dropCallbacks = true;
+    // Settled before the reconciler starts: a round that read it first would see it still ATIVA.
+    await psp.rec.settleCobr(txid);
     // What the subscriptions module's check does with its claimed rows, here a queue of txids.
     const unknown = `c${randomBase62(28)}`;
     const due = [txid, unknown];
@@ -496,7 +498,6 @@ describeLivePix('Live Pix Automático through a PSP speaking the API Pix (fake P
       ],
     });
     try {
-      await psp.rec.settleCobr(txid);
       await eventually(async () => seen.length === 1 && due.length === 0);
       expect(seen).toEqual([
         { status: 'CONCLUIDA', attemptFailed: false, payment: expect.objectContaining({ txid }) },
