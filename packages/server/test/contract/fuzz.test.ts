@@ -292,7 +292,10 @@ describeEachDatabase(
             let index = 0;
             const url = path.replace(/\{[^}]+\}/g, () => {
               const id = c.ids[index++]!;
-              return ownIds.includes(id) || foreignIds.includes(id) ? encodeURIComponent(id) : id;
+              const segment = ownIds.includes(id) || foreignIds.includes(id) ? encodeURIComponent(id) : id;
+              // "." and ".." are dot-segments: a URL resolves them away (`/products/.` is `/products/`),
+              // so an id made of dots is sent percent-encoded, as a client library would.
+              return /^\.{1,2}$/.test(segment) ? segment.replace(/\./g, '%2E') : segment;
             });
             const query = new URLSearchParams(c.query.params).toString();
             const key = c.key === 'own' ? own.key : c.key === 'wrong-scope' ? wrongScopeKey : null;
