@@ -18,7 +18,7 @@ import { toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
 import { renderQrPng } from '../platform/brcode/index.js';
 import { Customer, normalizeCustomer } from '../domain/kernel/customer.js';
-import { Metadata } from '../domain/pix/metadata.js';
+import { Metadata } from '../domain/kernel/metadata.js';
 import { TrackingSchema, cleanTracking } from '../domain/kernel/tracking.js';
 import type { Tracking } from '../domain/kernel/tracking.js';
 import { toPixCharge } from '../domain/pix/pix-charge-object.js';

@@ -96,6 +96,11 @@ export interface CardOutcome {
   authorizationCode: string | null;
   /** For `requires_action` at Mercado Pago: `three_ds_info`, what the challenge page posts. */
   challenge: { url: string; creq: string } | null;
+  /**
+   * What the PSP says the buyer pays, when it computes the interest itself (Mercado Pago's
+   * `transaction_details.installment_amount` and `total_paid_amount`); absent when our table decided.
+   */
+  charged?: { installmentCents: number; totalCents: number } | undefined;
 }
 
 export interface CardRefundRequest {

@@ -5,7 +5,7 @@ import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { fromCents } from '../../platform/values/money.js';
 import { nowIso } from '../../platform/values/time.js';
 import { Customer } from '../kernel/customer.js';
-import { Metadata } from './metadata.js';
+import { Metadata } from '../kernel/metadata.js';
 import { TrackingSchema, parseTracking } from '../kernel/tracking.js';
 
 export type PixChargeStatus = 'pending' | 'paid' | 'expired' | 'canceled';

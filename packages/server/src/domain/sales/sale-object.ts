@@ -9,7 +9,8 @@ import { fromCents } from '../../platform/values/money.js';
 import { TrackingSchema, parseTracking } from '../kernel/tracking.js';
 import { SaleCoupon, SaleItem } from '../kernel/line-items.js';
 
-export type SaleStatus = 'approved' | 'refunded';
+/** `charged_back` when the buyer disputed a card payment and the PSP took the money back (API 1.3.0). */
+export type SaleStatus = 'approved' | 'refunded' | 'charged_back';
 
 export interface SalesTable extends SaleDeliveryEmailColumns {
   id: string;
@@ -18,7 +19,7 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   status: SaleStatus;
   amount_cents: number;
   /** `free` when a purchase-page order cost nothing and completed without a charge. */
-  payment_method: 'pix' | 'free';
+  payment_method: 'pix' | 'free' | 'card';
   pix_charge_id: string | null;
   /** The paying Pix's end-to-end id: what a refund (`devolucao`) names. Internal. */
   pix_end_to_end_id: string | null;
@@ -45,6 +46,10 @@ export interface SalesTable extends SaleDeliveryEmailColumns {
   /** The subscription this sale bills (API 1.2.0), and which of its cycles (1 for the first payment). */
   subscription_id: string | null;
   cycle: number | null;
+  /** A card sale's payment and how many installments the buyer chose (API 1.3.0, migration 0029). */
+  card_payment_id?: string | null;
+  installments?: number | null;
+  charged_back_at?: string | null;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
@@ -68,12 +73,25 @@ export const Sale = Type.Object(
   {
     object: Type.Literal('sale'),
     id: Type.String({ format: 'uuid' }),
-    status: Type.Union([Type.Literal('approved'), Type.Literal('refunded')]),
+    status: Type.Union([Type.Literal('approved'), Type.Literal('refunded'), Type.Literal('charged_back')], {
+      description: '`charged_back` (API 1.3.0) when the buyer disputed a card payment and its PSP took the money back.',
+    }),
     amount: Type.Number({ example: 22.5 }),
-    payment_method: Type.Union([Type.Literal('pix'), Type.Literal('free')], {
-      description: '`free` when a purchase-page order totalled 0 and completed without a charge.',
+    payment_method: Type.Union([Type.Literal('pix'), Type.Literal('free'), Type.Literal('card')], {
+      description:
+        '`free` when a purchase-page order totalled 0 and completed without a charge; `card` (API 1.3.0) when paid by card.',
     }),
     pix_charge_id: Nullable(Type.String()),
+    card_payment_id: Nullable(
+      Type.String({ description: 'The card payment that paid this sale (API 1.3.0); null otherwise.' }),
+    ),
+    installments: Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 12,
+        description: 'How many installments the buyer chose for a card sale (API 1.3.0); null otherwise.',
+      }),
+    ),
     product_id: Nullable(Type.String({ format: 'uuid' })),
     customer: Nullable(Customer),
     items: Type.Array(SaleItem, {
@@ -124,6 +142,8 @@ export function toSale(row: SalesTable): Sale {
     amount: fromCents(row.amount_cents),
     payment_method: row.payment_method,
     pix_charge_id: row.pix_charge_id,
+    card_payment_id: row.card_payment_id ?? null,
+    installments: row.installments ?? null,
     product_id: row.product_id,
     customer: row.customer === null ? null : (JSON.parse(row.customer) as Customer),
     items: row.items === null ? [] : (JSON.parse(row.items) as SaleItem[]),

@@ -31,6 +31,11 @@ export interface StoresTable {
   meta_access_token_sealed: string | null;
   meta_test_event_code: string | null;
   meta_browser_pixel: DbBool;
+  /** Card installments (API 1.3.0, migration 0029): the price table's terms; the rate in basis points. */
+  card_max_installments: number;
+  card_interest_free_installments: number;
+  card_monthly_interest_bp: number;
+  card_min_installment_cents: number;
 }
 
 /** A new store's settings beyond its identity: the database's defaults (migration 0015). */
@@ -44,6 +49,10 @@ export const DEFAULT_STORE_SETTINGS = {
   meta_access_token_sealed: null,
   meta_test_event_code: null,
   meta_browser_pixel: 0,
+  card_max_installments: 12,
+  card_interest_free_installments: 1,
+  card_monthly_interest_bp: 299,
+  card_min_installment_cents: 500,
 } as const;
 
 declare module '../../platform/db/schema.js' {

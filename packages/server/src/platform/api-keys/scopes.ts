@@ -18,6 +18,8 @@ export const SCOPES = [
   'store:write',
   'subscriptions:read',
   'subscriptions:write',
+  'cards:read',
+  'cards:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

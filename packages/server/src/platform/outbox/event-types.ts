@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 /**
  * The event catalogue. `webhook.test` is sent only by the test operation. API 1.1.0 added
  * `checkout.updated`, `pix.canceled` and `sale.refund_failed`; API 1.2.0 `order.created` and
- * `order.abandoned` (their object is the order with its `order_url`), and the `subscription.*` events.
+ * `order.abandoned` (their object is the order with its `order_url`), and the `subscription.*` events;
+ * API 1.3.0 the `card_payment.*` events and `sale.charged_back`.
  */
 export const EVENT_TYPES = [
   'checkout.created',
@@ -26,6 +27,11 @@ export const EVENT_TYPES = [
   'subscription.renewed',
   'subscription.past_due',
   'subscription.canceled',
+  'card_payment.approved',
+  'card_payment.declined',
+  'card_payment.requires_action',
+  'card_payment.refunded',
+  'sale.charged_back',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

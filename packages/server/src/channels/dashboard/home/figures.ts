@@ -4,6 +4,7 @@ import { localDate } from '../../../platform/values/local-date.js';
 import { analyticsSummary } from '../../../domain/analytics/summary.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
+import type { SaleStatus } from '../../../domain/sales/sale-object.js';
 
 /**
  * The figures of Início are the analytics summary's (`GET /analytics/summary`): the same daily totals,
@@ -78,7 +79,7 @@ export async function periodFigures(
 export interface LatestSale {
   id: string;
   created_at: string;
-  status: 'approved' | 'refunded';
+  status: SaleStatus;
   amount_cents: number;
   customer_name: string | null;
   product_name: string | null;

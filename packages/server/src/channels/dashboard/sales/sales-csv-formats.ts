@@ -78,7 +78,7 @@ export const STANDARD_CSV: CsvFormat = {
   },
 };
 
-const PAYMENT_LABELS = { pix: 'Pix', free: 'Gratuita' } as const;
+const PAYMENT_LABELS = { pix: 'Pix', free: 'Gratuita', card: 'Cartão' } as const;
 
 export const EXCEL_CSV: CsvFormat = {
   prefix: '\uFEFF',

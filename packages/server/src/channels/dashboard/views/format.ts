@@ -29,7 +29,11 @@ export const formatDate = (date: string): string => {
   return `${day}/${month}/${year}`;
 };
 /** A sale's status as the pages name it. */
-export const SALE_STATUS_LABELS = { approved: 'Aprovada', refunded: 'Reembolsada' } as const;
+export const SALE_STATUS_LABELS = {
+  approved: 'Aprovada',
+  refunded: 'Reembolsada',
+  charged_back: 'Contestada',
+} as const;
 /** A Pix charge's status as the pages name it. */
 export const CHARGE_STATUS_LABELS = {
   pending: 'Pendente',
