@@ -54,6 +54,20 @@ export function countPixCharge(outcome: PixChargeOutcome, livemode: boolean | nu
   pixCharges.inc({ outcome, mode: livemode ? 'live' : 'test' });
 }
 
+const cardPayments = new Counter({
+  name: 'storefront_card_payments_total',
+  help: 'Card payments by provider (mercadopago, pagarme, simulated) and outcome: approved, declined, requires_action, processing, refunded, charged_back.',
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export type CardPaymentOutcome =
+  'approved' | 'declined' | 'requires_action' | 'processing' | 'refunded' | 'charged_back';
+/** Call after the change committed, once per payment reaching the outcome. */
+export function countCardPayment(provider: string, outcome: CardPaymentOutcome): void {
+  cardPayments.inc({ provider, outcome });
+}
+
 const emails = new Counter({
   name: 'storefront_emails_total',
   help: 'Delivery e-mails by outcome: sent, retrying (temporary failure), failed (given up), skipped (no SMTP).',
