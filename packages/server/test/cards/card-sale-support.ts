@@ -15,11 +15,13 @@ export async function cardSale(
   key: string,
   body: Record<string, unknown> = {},
 ): Promise<{ payment: any; saleId: string }> {
-  const res = await api.as(key).post(
-    '/payments/card',
-    { amount: 100, installments: 3, customer: CARD_BUYER, card: { token: 'tok_test_approved' }, ...body },
-    { 'idempotency-key': `card-sale-${++keys}-${Date.now()}` },
-  );
+  const res = await api
+    .as(key)
+    .post(
+      '/payments/card',
+      { amount: 100, installments: 3, customer: CARD_BUYER, card: { token: 'tok_test_approved' }, ...body },
+      { 'idempotency-key': `card-sale-${++keys}-${Date.now()}` },
+    );
   expect(res.status, res.text).toBe(201);
   expect(res.body.status).toBe('approved');
   return { payment: res.body, saleId: res.body.sale_id };
