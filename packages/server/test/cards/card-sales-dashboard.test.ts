@@ -71,6 +71,12 @@ describeEachDatabase('card sales on the dashboard: Vendas, a sale, Início and b
     expect(frees.text).toContain(link(free));
     expect(frees.text).not.toContain(link(pix));
 
+    // With every search kind: the card payment's own customer never confuses the sale's.
+    for (const q of ['ana', 'ana%40example.com', '52998224725']) {
+      const found = await get(`/dashboard/vendas?metodo=card&q=${q}`);
+      expect(found.status, q).toBe(200);
+      expect(found.text, q).toContain(link(card.saleId));
+    }
     expect((await get('/dashboard/vendas?metodo=boleto')).status).toBe(400);
   });
 
