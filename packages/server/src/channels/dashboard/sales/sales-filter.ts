@@ -151,32 +151,34 @@ export function filteredSalesQuery(
   limit: number,
   floor: SaleCursor | null = null,
 ): Compilable<ListedSale> & { execute(): Promise<ListedSale[]> } {
-  return salesOfFilter(db, scope, query, cursor, floor)
-    .leftJoin('products', 'products.id', 'sales.product_id')
-    // Only the card's columns: the searches name the sale's `customer` unqualified.
-    .leftJoin(
-      (eb) => eb.selectFrom('card_payments').select(['id', 'card_brand', 'card_last4']).as('cards'),
-      (join) => join.onRef('cards.id', '=', 'sales.card_payment_id'),
-    )
-    .select([
-      'sales.id',
-      'sales.created_at',
-      'sales.status',
-      'sales.amount_cents',
-      'sales.payment_method',
-      'sales.customer',
-      'sales.coupon',
-      'sales.items',
-      // Defaulted to '{}' by migration 0015: never undefined on a read.
-      (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
-      'products.nome as product_name',
-      (eb) => eb.ref('sales.installments').$castTo<number | null>().as('installments'),
-      'cards.card_brand',
-      'cards.card_last4',
-    ])
-    .orderBy('sales.created_at', 'desc')
-    .orderBy('sales.id', 'desc')
-    .limit(limit);
+  return (
+    salesOfFilter(db, scope, query, cursor, floor)
+      .leftJoin('products', 'products.id', 'sales.product_id')
+      // Only the card's columns: the searches name the sale's `customer` unqualified.
+      .leftJoin(
+        (eb) => eb.selectFrom('card_payments').select(['id', 'card_brand', 'card_last4']).as('cards'),
+        (join) => join.onRef('cards.id', '=', 'sales.card_payment_id'),
+      )
+      .select([
+        'sales.id',
+        'sales.created_at',
+        'sales.status',
+        'sales.amount_cents',
+        'sales.payment_method',
+        'sales.customer',
+        'sales.coupon',
+        'sales.items',
+        // Defaulted to '{}' by migration 0015: never undefined on a read.
+        (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
+        'products.nome as product_name',
+        (eb) => eb.ref('sales.installments').$castTo<number | null>().as('installments'),
+        'cards.card_brand',
+        'cards.card_last4',
+      ])
+      .orderBy('sales.created_at', 'desc')
+      .orderBy('sales.id', 'desc')
+      .limit(limit)
+  );
 }
 
 /** Sales a page of a name search reads at most (the names of the others are not looked at). */
