@@ -307,6 +307,16 @@ describe('Mercado Pago card adapter', () => {
     );
   });
 
+  it('a server certificate it cannot verify is a ProviderError, nothing sent', async () => {
+    const untrusting = open({ caPem: null });
+    const before = mp.requests.length;
+    const error = await untrusting.getPayment({ pspId: '1', pspChargeId: null }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ pspStatus: null, blockedAddress: false });
+    expect((error as Error).message).toMatch(/certificate/i);
+    expect(mp.requests.length).toBe(before);
+  });
+
   it('without the operator’s exception, the loopback address is refused before connecting', async () => {
     const strict = open({ allowedHosts: new Set() });
     const before = mp.requests.length;
