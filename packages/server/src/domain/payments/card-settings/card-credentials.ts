@@ -62,7 +62,10 @@ export const CREDENTIAL_OPTIONS: Record<CardPsp, Record<CardCredentialField, str
  * `TEST-` (test) or `APP_USR-` (production); Pagar.me's secret keys `sk_test_` / `sk_` and public keys
  * `pk_test_` / `pk_`. The test prefix is checked first: `sk_test_…` also begins `sk_`.
  */
-const PREFIXES: Record<CardPsp, Record<'secret' | 'public_key', { test: string; live: string }>> = {
+export const CREDENTIAL_PREFIXES: Record<
+  CardPsp,
+  Record<'secret' | 'public_key', { test: string; live: string }>
+> = {
   mercadopago: {
     secret: { test: 'TEST-', live: 'APP_USR-' },
     public_key: { test: 'TEST-', live: 'APP_USR-' },
@@ -77,7 +80,7 @@ const PREFIXES: Record<CardPsp, Record<'secret' | 'public_key', { test: string; 
 const TOKEN_CHARACTERS = /^[\x21-\x7e]{1,500}$/;
 
 function modeOf(psp: CardPsp, field: 'secret' | 'public_key', value: string): 'test' | 'live' | null {
-  const prefixes = PREFIXES[psp][field];
+  const prefixes = CREDENTIAL_PREFIXES[psp][field];
   if (value.startsWith(prefixes.test)) return 'test';
   if (value.startsWith(prefixes.live)) return 'live';
   return null;
@@ -98,7 +101,7 @@ export function checkCardCredentials(psp: CardPsp, livemode: boolean, raw: CardC
   const token = (field: 'secret' | 'public_key', value: string) => {
     const option = options[field];
     if (value === '') throw new CardCredentialError(field, 'empty', `${option} must not be empty`);
-    const prefixes = PREFIXES[psp][field];
+    const prefixes = CREDENTIAL_PREFIXES[psp][field];
     const found = TOKEN_CHARACTERS.test(value) ? modeOf(psp, field, value) : null;
     if (found === null) {
       throw new CardCredentialError(

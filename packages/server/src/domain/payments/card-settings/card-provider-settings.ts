@@ -64,6 +64,8 @@ export async function saveCardProviderSettings(
 ): Promise<CardProvidersTable> {
   const baseUrl = operatorHttpsUrl(input.baseUrl ?? DEFAULT_CARD_BASE_URLS[input.provider], '--base-url');
   const credentials = checkCardCredentials(input.provider, input.livemode, input);
+  if (input.caPem !== undefined && !input.caPem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new Error('--ca is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
   const store = await db.selectFrom('stores').select('id').where('id', '=', input.storeId).executeTakeFirst();
   if (!store) throw new Error(`no store with id ${input.storeId}`);
   const seal = (value: string, field: string) =>
