@@ -144,6 +144,20 @@ describeEachDatabase(
       );
     });
 
+    it('limits Testar conexão to 10 a minute per store, answering 429 in Portuguese', async () => {
+      expect((await members.post('owner', PATH, mpFields())).status).toBe(303);
+      const statuses: number[] = [];
+      let last;
+      do {
+        last = await members.post('owner', `${PATH}/testar`, { mode: 'test' });
+        statuses.push(last.status);
+      } while (last.status === 200 && statuses.length < 12);
+      // Two were used by the tests above.
+      expect(statuses).toEqual([...Array<number>(8).fill(200), 429]);
+      expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(last.text).toContain('Muitos testes de conexão em pouco tempo.');
+    });
+
     it('editors set the installment terms with the API’s rules, in Portuguese; a refusal keeps what was typed', async () => {
       const terms = {
         max_installments: '10',
