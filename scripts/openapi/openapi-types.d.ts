@@ -2152,6 +2152,12 @@ export interface components {
      *       },
      *       "conversions": {
      *         "meta": null
+     *       },
+     *       "card": {
+     *         "max_installments": 1,
+     *         "interest_free_installments": 1,
+     *         "monthly_interest_rate": 2.99,
+     *         "min_installment_amount": 5
      *       }
      *     }
      */
@@ -2193,6 +2199,23 @@ export interface components {
           test_event_code: string | null;
           browser_pixel: boolean;
         } | null;
+      };
+      /** @description Card installment terms. Simulated and Pagar.me payments use this table; Mercado Pago answers its own options, capped at `max_installments`. */
+      card: {
+        /** @description The most installments a buyer may choose, 1 to 12; default 12. */
+        max_installments: number;
+        /** @description Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1. */
+        interest_free_installments: number;
+        /**
+         * @description Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.
+         * @example 2.99
+         */
+        monthly_interest_rate: number;
+        /**
+         * @description An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.
+         * @example 5
+         */
+        min_installment_amount: number;
       };
     };
     /**
@@ -9162,6 +9185,12 @@ export interface operations {
            *       },
            *       "conversions": {
            *         "meta": null
+           *       },
+           *       "card": {
+           *         "max_installments": 1,
+           *         "interest_free_installments": 1,
+           *         "monthly_interest_rate": 2.99,
+           *         "min_installment_amount": 5
            *       }
            *     }
            */
@@ -9275,6 +9304,23 @@ export interface operations {
               browser_pixel?: boolean;
             } | null;
           };
+          /** @description Only the fields sent change; `interest_free_installments` past `max_installments` (sent or kept) is refused. */
+          card?: {
+            /** @description The most installments a buyer may choose, 1 to 12; default 12. */
+            max_installments?: number;
+            /** @description Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1. */
+            interest_free_installments?: number;
+            /**
+             * @description Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.
+             * @example 2.99
+             */
+            monthly_interest_rate?: number;
+            /**
+             * @description An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.
+             * @example 5
+             */
+            min_installment_amount?: number;
+          };
         };
       };
     };
@@ -9305,6 +9351,12 @@ export interface operations {
            *       },
            *       "conversions": {
            *         "meta": null
+           *       },
+           *       "card": {
+           *         "max_installments": 1,
+           *         "interest_free_installments": 1,
+           *         "monthly_interest_rate": 2.99,
+           *         "min_installment_amount": 5
            *       }
            *     }
            */
