@@ -5428,7 +5428,11 @@ export interface operations {
          *       "card": {
          *         "token": "tok_test_approved"
          *       },
-         *       "customer": {},
+         *       "customer": {
+         *         "name": "Checkout Black Friday",
+         *         "email": "maria@example.com.br",
+         *         "document": "12345678909"
+         *       },
          *       "description": "Pedido 1042",
          *       "external_id": "pedido-1042",
          *       "metadata": {
@@ -5463,14 +5467,14 @@ export interface operations {
              * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
              * @example Maria da Silva
              */
-            name?: string;
+            name: string;
             /** Format: email */
-            email?: string;
+            email: string;
             /**
              * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
              * @example 123.456.789-09
              */
-            document?: string;
+            document: string;
             /**
              * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
              * @example +5511987654321

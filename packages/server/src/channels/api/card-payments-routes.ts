@@ -63,13 +63,8 @@ const CardInput = Type.Object(
 );
 
 /** The payer of a card payment: name, e-mail and document are required (the PSPs' antifraud needs them). */
-const CardCustomer = Type.Object(
-  {
-    name: Customer.properties.name,
-    email: Customer.properties.email,
-    document: Customer.properties.document,
-    whatsapp: Type.Optional(Customer.properties.whatsapp),
-  },
+const CardCustomer = Type.Composite(
+  [Type.Required(Type.Pick(Customer, ['name', 'email', 'document'])), Type.Pick(Customer, ['whatsapp'])],
   { additionalProperties: false },
 );
 
