@@ -4,7 +4,7 @@ import type { Database } from '../platform/db/schema.js';
 import { dropRecoveryEmail } from './queue-recovery-email.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
-import { findOrderByCharge, markOrderPaid } from '../domain/orders/orders-repository.js';
+import { findOrder, findOrderByCharge, markOrderPaid } from '../domain/orders/orders-repository.js';
 
 /** What a sale learns from the order it completes. */
 export type SaleFromOrder = Pick<SalesTable, 'product_id' | 'items' | 'coupon' | 'recovered'>;
@@ -40,5 +40,17 @@ export async function completeOrderOfCharge(
   paidAt: string,
 ): Promise<SaleFromOrder> {
   const order = await findOrderByCharge(trx, charge.store_id, charge.id);
+  return order ? (await completeOrder(trx, order, saleId, paidAt)).sale : NO_ORDER;
+}
+
+/** The purchase-page order a card payment pays, completed; a payment made through the API has none. */
+export async function completeOrderOfCardPayment(
+  trx: Kysely<Database>,
+  payment: { store_id: string; order_id: string | null },
+  saleId: string,
+  paidAt: string,
+): Promise<SaleFromOrder> {
+  if (payment.order_id === null) return NO_ORDER;
+  const order = await findOrder(trx, payment.store_id, payment.order_id);
   return order ? (await completeOrder(trx, order, saleId, paidAt)).sale : NO_ORDER;
 }

@@ -33,6 +33,7 @@ import { openPaymentProviders } from './payment-providers.js';
 import { pixCallbackRoutes } from '../api/pix-callback-routes.js';
 import { markRecurringDue } from '../../flows/check-live-subscriptions.js';
 import { pixChargesRoutes } from '../api/pix-charges-routes.js';
+import { cardPaymentsRoutes } from '../api/card-payments-routes.js';
 import { salesRoutes } from '../api/sales-routes.js';
 import { ordersRoutes } from '../api/orders-routes.js';
 import { storeRoutes } from '../api/store-routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(checkoutsRoutes);
       await v1.register(productsRoutes);
       await v1.register(pixChargesRoutes);
+      await v1.register(cardPaymentsRoutes);
       await v1.register(salesRoutes);
       await v1.register(webhookEndpointsRoutes);
       await v1.register(webhookDeliveriesRoutes);

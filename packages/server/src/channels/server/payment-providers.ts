@@ -3,6 +3,8 @@ import type { Config } from '../../platform/config/config.js';
 import type { Database } from '../../platform/db/schema.js';
 import { apiPixProviders } from '../../domain/payments/api-pix/api-pix-providers.js';
 import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
+import { simulatedCardProvider } from '../../domain/payments/simulated/simulated-card-provider.js';
+import { cardNotConfigured } from '../../domain/payments/provider-errors.js';
 import { simulatedPixProvider } from '../../domain/payments/simulated/simulated-pix-provider.js';
 import { simulatedRecurringProvider } from '../../domain/payments/simulated/simulated-recurring-provider.js';
 
@@ -25,6 +27,11 @@ export function openPaymentProviders(
     pix: async (scope) => (scope.livemode ? livePix.forStore(scope.storeId) : simulatedPixProvider),
     recurring: async (scope) =>
       scope.livemode ? livePix.forStore(scope.storeId) : simulatedRecurringProvider,
+    // Until a store can set a card PSP, test mode is simulated and live mode has none.
+    card: async (scope) => {
+      if (scope.livemode) throw cardNotConfigured();
+      return simulatedCardProvider;
+    },
     livePix: (storeId) => livePix.forStore(storeId),
     close: () => livePix.close(),
   };

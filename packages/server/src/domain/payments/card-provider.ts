@@ -22,6 +22,11 @@ export interface CardProvider {
   readonly name: CardProviderName;
   /** The browser-side key the page's script needs (Mercado Pago public key, Pagar.me `pk_…`); null for simulated. */
   readonly publicKey: string | null;
+  /**
+   * Where this PSP sends its notifications for the store (`<public URL>/callbacks/card/<token>`),
+   * set by whoever builds the provider from the store's settings; null when it sends none.
+   */
+  readonly notificationUrl?: string | null;
   createPayment(request: CardChargeRequest): Promise<CardOutcome>;
   getPayment(ref: CardPspRef): Promise<CardOutcome>;
   refund(ref: CardPspRef, request: CardRefundRequest): Promise<CardRefundOutcome>;

@@ -1,3 +1,4 @@
+import type { CardProvider } from './card-provider.js';
 import type { LivePixProvider } from './live-pix-provider.js';
 import type { PixProvider } from './pix-provider.js';
 import type { RecurringPixProvider } from './recurring-provider.js';
@@ -20,6 +21,11 @@ export interface PaymentProviders {
   pix(scope: ProviderScope): Promise<PixProvider>;
   /** Pix Automático: the authorisation and its cycle charges. */
   recurring(scope: ProviderScope): Promise<RecurringPixProvider>;
+  /**
+   * Card payments (API 1.3.0): the store's card PSP for the mode; a test scope without a test PSP
+   * gets the simulated provider, a live one without a live PSP 400 provider_not_configured.
+   */
+  card(scope: ProviderScope): Promise<CardProvider>;
   /** The store's live Pix PSP itself: what the reconciler reads and the operator's setup calls. */
   livePix(storeId: string): Promise<LivePixProvider>;
   /** Closes every PSP connection; later lookups open new ones. */

@@ -48,3 +48,12 @@ export function receivingAccountMissing(): ApiError {
     'This store’s live Pix provider has no receiving account, which every Pix Automático cycle charge must name, so live subscriptions cannot be created or billed. An operator sets it with `storefront pix-provider set --store <store_id> … --account <conta> --account-type <corrente|poupanca|pagamento> [--branch <agência>]` or on the dashboard (Configurações › PSP); until then use a test key (sk_test_…).',
   );
 }
+
+/** A live card payment in a store without a live card PSP: an operator or owner sets one up first. */
+export function cardNotConfigured(): ApiError {
+  return new ApiError(
+    400,
+    'provider_not_configured',
+    'This store has no live card provider configured, so live keys cannot take card payments. An operator sets one up with `storefront card-provider set --store <store_id> --mode live …` (or an owner on the dashboard, Configurações › Pagamentos); until then use a test key (sk_test_…), which takes simulated cards.',
+  );
+}

@@ -74,7 +74,8 @@ export const Sale = Type.Object(
     object: Type.Literal('sale'),
     id: Type.String({ format: 'uuid' }),
     status: Type.Union([Type.Literal('approved'), Type.Literal('refunded'), Type.Literal('charged_back')], {
-      description: '`charged_back` (API 1.3.0) when the buyer disputed a card payment and its PSP took the money back.',
+      description:
+        '`charged_back` (API 1.3.0) when the buyer disputed a card payment and its PSP took the money back.',
     }),
     amount: Type.Number({ example: 22.5 }),
     payment_method: Type.Union([Type.Literal('pix'), Type.Literal('free'), Type.Literal('card')], {

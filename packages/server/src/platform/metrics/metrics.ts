@@ -54,6 +54,18 @@ export function countPixCharge(outcome: PixChargeOutcome, livemode: boolean | nu
   pixCharges.inc({ outcome, mode: livemode ? 'live' : 'test' });
 }
 
+const cardPayments = new Counter({
+  name: 'storefront_card_payments_total',
+  help: 'Card payments by provider and outcome: approved, declined, requires_action, processing, refunded, charged_back.',
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Call after the change committed. */
+export function countCardPayment(provider: string, outcome: string): void {
+  cardPayments.inc({ provider, outcome });
+}
+
 const emails = new Counter({
   name: 'storefront_emails_total',
   help: 'Delivery e-mails by outcome: sent, retrying (temporary failure), failed (given up), skipped (no SMTP).',
