@@ -18,6 +18,7 @@ export class CardPayments extends APIResource {
   /**
    * Charges a card (201), answering the payment in whatever state the PSP left it: `approved` (with
    * its sale), `declined`, `requires_action` (send the buyer to `next_action.url`) or `processing`.
+   * Reusing an `external_id` answers the existing payment (200) and charges nothing.
    * The service requires an `Idempotency-Key` here: pass one tied to your order
    * (`{ idempotencyKey: 'pedido-1042-card' }`), or the client generates one; either way the client's
    * own retry sends the same key, so the card is never charged twice.

@@ -97,9 +97,12 @@ export interface CardPaymentCreateParams {
   /** Name, e-mail and CPF/CNPJ are required: the PSPs' anti-fraud checks ask for them. */
   customer: Customer & { name: string; email: string; document: string };
   description?: string;
+  /** Your own id, unique per store and mode: reusing one answers the existing payment (200) and charges nothing. */
   external_id?: string;
   metadata?: Metadata;
   tracking?: Tracking;
+  /** An active product of the store that this payment sells: its sale carries `product_id`. */
+  product_id?: string;
 }
 
 export interface CardPaymentListParams extends ListParams {

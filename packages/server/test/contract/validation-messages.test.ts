@@ -77,14 +77,24 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
   for (const [method, op] of Object.entries<Schema>(item)) {
     // Validation comes before existence, so any well-formed id reaches it.
     const path = template.replace(/\{[^}]+\}/g, () => randomUUID());
-    for (const parameter of (op.parameters ?? []).filter((p: Schema) => p.in === 'query')) {
+    const queryParameters = (op.parameters ?? []).filter((p: Schema) => p.in === 'query');
+    // The other required parameters, valid, so the broken one is what the answer names.
+    const requiredBut = (name: string) =>
+      queryParameters
+        .filter((p: Schema) => p.required && p.name !== name)
+        .map((p: Schema) => {
+          const schema = resolve(p.schema);
+          return `&${p.name}=${encodeURIComponent(String(schema.example ?? schema.minimum))}`;
+        })
+        .join('');
+    for (const parameter of queryParameters) {
       const schema = resolve(parameter.schema);
       if (Array.isArray(schema.enum))
         cases.push({
           name: `${method} ${template} ?${parameter.name} enum`,
           method,
           path,
-          query: `${parameter.name}=not_a_value`,
+          query: `${parameter.name}=not_a_value${requiredBut(parameter.name)}`,
           field: parameter.name,
         });
       if (typeof schema.pattern === 'string')
@@ -92,7 +102,7 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
           name: `${method} ${template} ?${parameter.name} pattern`,
           method,
           path,
-          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}`,
+          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}${requiredBut(parameter.name)}`,
           field: parameter.name,
           pattern: schema.pattern,
         });
