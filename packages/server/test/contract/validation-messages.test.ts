@@ -78,14 +78,11 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
     // Validation comes before existence, so any well-formed id reaches it.
     const path = template.replace(/\{[^}]+\}/g, () => randomUUID());
     const queryParameters = (op.parameters ?? []).filter((p: Schema) => p.in === 'query');
-    // The other required parameters, valid, so the broken one is what the answer names.
-    const requiredBut = (name: string) =>
+    // The other required parameters, well formed, so the broken one is the error answered.
+    const requiredBesides = (name: string) =>
       queryParameters
         .filter((p: Schema) => p.required && p.name !== name)
-        .map((p: Schema) => {
-          const schema = resolve(p.schema);
-          return `&${p.name}=${encodeURIComponent(String(schema.example ?? schema.minimum))}`;
-        })
+        .map((p: Schema) => `&${p.name}=${encodeURIComponent(String(resolve(p.schema).example ?? 1))}`)
         .join('');
     for (const parameter of queryParameters) {
       const schema = resolve(parameter.schema);
@@ -94,7 +91,7 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
           name: `${method} ${template} ?${parameter.name} enum`,
           method,
           path,
-          query: `${parameter.name}=not_a_value${requiredBut(parameter.name)}`,
+          query: `${parameter.name}=not_a_value${requiredBesides(parameter.name)}`,
           field: parameter.name,
         });
       if (typeof schema.pattern === 'string')
@@ -102,7 +99,7 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
           name: `${method} ${template} ?${parameter.name} pattern`,
           method,
           path,
-          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}${requiredBut(parameter.name)}`,
+          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}${requiredBesides(parameter.name)}`,
           field: parameter.name,
           pattern: schema.pattern,
         });
