@@ -2673,7 +2673,7 @@ export interface operations {
           'application/json': components['schemas']['AnalyticsSummary'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2820,7 +2820,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -2987,7 +2987,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3319,7 +3319,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3477,7 +3477,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3635,7 +3635,7 @@ export interface operations {
           'application/json': components['schemas']['Checkout'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3800,7 +3800,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -3956,7 +3956,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4248,7 +4248,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4396,7 +4396,7 @@ export interface operations {
           'application/json': components['schemas']['Coupon'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4582,7 +4582,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -4862,7 +4862,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5144,7 +5144,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5330,7 +5330,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5624,7 +5624,7 @@ export interface operations {
           'application/json': components['schemas']['CardPayment'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -5784,7 +5784,7 @@ export interface operations {
           'application/json': components['schemas']['InstallmentOptions'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6093,7 +6093,7 @@ export interface operations {
           'application/json': components['schemas']['CardPayment'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6273,7 +6273,7 @@ export interface operations {
           'application/json': components['schemas']['CardPayment'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6450,7 +6450,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -6718,7 +6718,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7162,7 +7162,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7336,7 +7336,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7497,7 +7497,7 @@ export interface operations {
           'application/json': components['schemas']['PixCharge'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7675,7 +7675,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -7873,7 +7873,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -8227,7 +8227,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -8384,7 +8384,7 @@ export interface operations {
           'application/json': components['schemas']['Product'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -8571,7 +8571,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -8863,7 +8863,7 @@ export interface operations {
           'application/json': components['schemas']['Sale'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -9048,7 +9048,7 @@ export interface operations {
           'application/json': components['schemas']['Sale'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -9367,7 +9367,7 @@ export interface operations {
           'application/json': components['schemas']['Store'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -9533,7 +9533,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -9754,7 +9754,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedSubscription'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10061,7 +10061,7 @@ export interface operations {
           'application/json': components['schemas']['Subscription'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10234,7 +10234,7 @@ export interface operations {
           'application/json': components['schemas']['Subscription'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10394,7 +10394,7 @@ export interface operations {
           'application/json': components['schemas']['Subscription'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10554,7 +10554,7 @@ export interface operations {
           'application/json': components['schemas']['Subscription'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10714,7 +10714,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -10886,7 +10886,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11150,7 +11150,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11343,7 +11343,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11507,7 +11507,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11635,7 +11635,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookDeliveryRetry'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11796,7 +11796,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
@@ -11947,7 +11947,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookTest'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
