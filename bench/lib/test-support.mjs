@@ -24,6 +24,7 @@ export function buildTestSupport(files) {
       'es2022',
       '--esModuleInterop',
       '--skipLibCheck',
+      '--strict',
       '--outDir',
       build,
       '--rootDir',

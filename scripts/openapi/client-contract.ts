@@ -132,6 +132,49 @@ export function checks(): unknown[] {
     const keys: KeysMatch<Client.SubscriptionListParams, Query<'/subscriptions'>> = true;
     out.push(serverToClient, clientToServer, keys);
   }
+  {
+    const serverToClient: Client.CardPayment = server<Schemas['CardPayment']>();
+    const clientToServer: Schemas['CardPayment'] = client<Client.CardPayment>();
+    const keys: KeysMatch<Client.CardPayment, Schemas['CardPayment']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.InstallmentOptions = server<Schemas['InstallmentOptions']>();
+    const clientToServer: Schemas['InstallmentOptions'] = client<Client.InstallmentOptions>();
+    const keys: KeysMatch<Client.InstallmentOptions, Schemas['InstallmentOptions']> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CardPaymentCreateParams = server<Body<'/payments/card', 'post'>>();
+    const clientToServer: Body<'/payments/card', 'post'> = client<Client.CardPaymentCreateParams>();
+    const keys: KeysMatch<Client.CardPaymentCreateParams, Body<'/payments/card', 'post'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    const serverToClient: Client.CardPaymentListParams = server<Query<'/payments/card'>>();
+    const clientToServer: Query<'/payments/card'> = client<Client.CardPaymentListParams>();
+    const keys: KeysMatch<Client.CardPaymentListParams, Query<'/payments/card'>> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    type Installments = Query<'/payments/card/installments'>;
+    const serverToClient: Client.InstallmentOptionsParams = server<Installments>();
+    const clientToServer: Installments = client<Client.InstallmentOptionsParams>();
+    const keys: KeysMatch<Client.InstallmentOptionsParams, Installments> = true;
+    out.push(serverToClient, clientToServer, keys);
+  }
+  {
+    type Simulate3ds = Body<'/payments/card/{id}/simulate_3ds', 'post'>;
+    const serverToClient: Client.CardPaymentSimulate3dsParams = server<Simulate3ds>();
+    const clientToServer: Simulate3ds = client<Client.CardPaymentSimulate3dsParams>();
+    out.push(serverToClient, clientToServer);
+  }
+  {
+    type Settlement = Body<'/payments/card/{id}/simulate_settlement', 'post'>;
+    const serverToClient: Client.CardPaymentSimulateSettlementParams = server<Settlement>();
+    const clientToServer: Settlement = client<Client.CardPaymentSimulateSettlementParams>();
+    out.push(serverToClient, clientToServer);
+  }
   // What callers send: bodies and query strings.
   {
     const serverToClient: Client.CheckoutCreateParams = server<Body<'/checkouts', 'post'>>();

@@ -1,6 +1,7 @@
 import { resolveConfig, type ClientOptions } from './core/options.js';
 import { RequestCore } from './core/request.js';
 import { Analytics } from './resources/analytics.js';
+import { CardPayments } from './resources/card-payments.js';
 import { Checkouts } from './resources/checkouts.js';
 import { Coupons } from './resources/coupons.js';
 import { Events } from './resources/events.js';
@@ -22,6 +23,7 @@ import { WebhookEndpoints } from './resources/webhook-endpoints.js';
  */
 export class Storefront {
   readonly pix: Pix;
+  readonly cardPayments: CardPayments;
   readonly sales: Sales;
   readonly subscriptions: Subscriptions;
   readonly products: Products;
@@ -36,6 +38,7 @@ export class Storefront {
   constructor(options: ClientOptions) {
     const core = new RequestCore(resolveConfig(options));
     this.pix = new Pix(core);
+    this.cardPayments = new CardPayments(core);
     this.sales = new Sales(core);
     this.subscriptions = new Subscriptions(core);
     this.products = new Products(core);

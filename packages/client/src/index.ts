@@ -18,6 +18,7 @@ export {
   ValidationError,
 } from './core/errors.js';
 export { Analytics } from './resources/analytics.js';
+export { CardPayments } from './resources/card-payments.js';
 export { Checkouts } from './resources/checkouts.js';
 export { Coupons } from './resources/coupons.js';
 export { Events } from './resources/events.js';
@@ -38,6 +39,7 @@ export {
 export { generateTestHeader, SIGNATURE_HEADER, type TestHeaderParams } from './webhooks/signature.js';
 export type { WebhookHeaders } from './webhooks/headers.js';
 export type * from './types/analytics.js';
+export type * from './types/card-payment.js';
 export type * from './types/checkout.js';
 export type * from './types/coupon.js';
 export type * from './types/event.js';

@@ -18,9 +18,9 @@ const packageRoot = new URL('../../', import.meta.url);
 const require = createRequire(import.meta.url);
 
 describe('the built package', () => {
-  it('declares version 0.3.0, Node >= 18 and no runtime dependencies', () => {
+  it('declares version 0.4.0, Node >= 18 and no runtime dependencies', () => {
     const manifest = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8'));
-    assert.equal(manifest.version, '0.3.0');
+    assert.equal(manifest.version, '0.4.0');
     assert.equal(VERSION, manifest.version);
     assert.equal(manifest.engines.node, '>=18');
     assert.equal(manifest.dependencies, undefined);

@@ -289,6 +289,57 @@ describe('resource routes', () => {
       'POST',
       '/webhooks/w1/deliveries/d1/retry',
     ],
+    [
+      'cardPayments.create',
+      () =>
+        client.cardPayments.create({
+          amount: 997,
+          installments: 12,
+          card: { token: 'tok_test_approved' },
+          customer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' },
+        }),
+      'POST',
+      '/payments/card',
+      {
+        amount: 997,
+        installments: 12,
+        card: { token: 'tok_test_approved' },
+        customer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' },
+      },
+    ],
+    ['cardPayments.retrieve', () => client.cardPayments.retrieve('card_1'), 'GET', '/payments/card/card_1'],
+    [
+      'cardPayments.list',
+      () => client.cardPayments.list({ status: 'approved', external_id: 'pedido-1', limit: 5 }),
+      'GET',
+      '/payments/card?status=approved&external_id=pedido-1&limit=5',
+    ],
+    [
+      'cardPayments.installments',
+      () => client.cardPayments.installments({ amount: 997, bin: '41111111' }),
+      'GET',
+      '/payments/card/installments?amount=997&bin=41111111',
+    ],
+    [
+      'cardPayments.simulate3ds',
+      () => client.cardPayments.simulate3ds('card_1', { result: 'failed' }),
+      'POST',
+      '/payments/card/card_1/simulate_3ds',
+      { result: 'failed' },
+    ],
+    [
+      'cardPayments.simulateSettlement',
+      () => client.cardPayments.simulateSettlement('card_1', { result: 'approved' }),
+      'POST',
+      '/payments/card/card_1/simulate_settlement',
+      { result: 'approved' },
+    ],
+    [
+      'cardPayments.simulateChargeback',
+      () => client.cardPayments.simulateChargeback('card_1'),
+      'POST',
+      '/payments/card/card_1/simulate_chargeback',
+    ],
     ['events.retrieve', () => client.events.retrieve('evt_1'), 'GET', '/events/evt_1'],
     ['events.list', () => client.events.list(), 'GET', '/events'],
   ];

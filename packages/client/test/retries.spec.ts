@@ -67,6 +67,18 @@ describe('retries', { concurrency: true }, () => {
     );
   });
 
+  it('always sends a card payment an Idempotency-Key, the same on the retry', async () => {
+    const server = await stub(apiError(502, 'provider_error', 'psp'), json(201, { object: 'card_payment' }));
+    await clientFor(server.baseUrl).cardPayments.create({
+      amount: 10,
+      card: { token: 'tok_test_approved' },
+      customer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' },
+    });
+    const [first, second] = server.requests.map((request) => request.headers['idempotency-key']);
+    assert.match(String(first), UUID_V4);
+    assert.equal(second, first);
+  });
+
   it('sends no Idempotency-Key on a GET', async () => {
     const server = await stub(json(200, pixCharge('pix_1')));
     await clientFor(server.baseUrl).pix.retrieve('pix_1');

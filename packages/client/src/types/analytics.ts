@@ -23,6 +23,13 @@ export interface AnalyticsDay extends AnalyticsFigures {
   date: LocalDate;
 }
 
+/** Sales paid one way, over the whole range. */
+export interface AnalyticsMethodFigures {
+  sales: number;
+  /** BRL; for card sales the goods' price, without the buyer's interest. */
+  gross_amount: number;
+}
+
 /** A store's funnel of the key's mode, per local day (API 1.2.0). */
 export interface AnalyticsSummary extends AnalyticsFigures {
   object: 'analytics_summary';
@@ -30,6 +37,8 @@ export interface AnalyticsSummary extends AnalyticsFigures {
   to: LocalDate;
   /** paid_orders ÷ page_views, rounded to 4 decimals; null without a page view. */
   conversion_rate: number | null;
+  /** The range's sales split by how they were paid (API 1.3.0). */
+  by_method: { pix: AnalyticsMethodFigures; card: AnalyticsMethodFigures };
   /** Every day of the range, oldest first, zeros included. */
   days: AnalyticsDay[];
 }

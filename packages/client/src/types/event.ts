@@ -1,3 +1,4 @@
+import type { CardPayment } from './card-payment.js';
 import type { Checkout } from './checkout.js';
 import type { OrderEventObject } from './order.js';
 import type { PixCharge } from './pix.js';
@@ -6,7 +7,7 @@ import type { Sale } from './sale.js';
 import type { Subscription } from './subscription.js';
 import type { ListParams, Timestamp } from './shared.js';
 
-/** The object each event type carries in `data.object` (the event catalogue of API 1.2.0). */
+/** The object each event type carries in `data.object` (the event catalogue of API 1.3.0). */
 export interface EventObjects {
   'checkout.created': Checkout;
   'checkout.archived': Checkout;
@@ -29,6 +30,13 @@ export interface EventObjects {
   'subscription.renewed': Subscription;
   'subscription.past_due': Subscription;
   'subscription.canceled': Subscription;
+  /** API 1.3.0: card payments, then `sale.approved` for an approved one as for Pix. */
+  'card_payment.approved': CardPayment;
+  'card_payment.declined': CardPayment;
+  'card_payment.requires_action': CardPayment;
+  'card_payment.refunded': CardPayment;
+  /** The buyer disputed a card payment and the PSP took the money back: the sale is `charged_back`. */
+  'sale.charged_back': Sale;
   /** Sent only by `webhookEndpoints.test`; its payload is not part of the contract. */
   'webhook.test': Record<string, unknown>;
 }

@@ -1,7 +1,8 @@
 import type { Tracking } from './order.js';
 import type { Customer, ListParams, Timestamp } from './shared.js';
 
-export type SaleStatus = 'approved' | 'refunded';
+/** `charged_back` (API 1.3.0): the buyer disputed a card payment and the PSP took the money back. */
+export type SaleStatus = 'approved' | 'refunded' | 'charged_back';
 
 /** One thing a purchase-page order bought. */
 export interface SaleItem {
@@ -19,16 +20,23 @@ export interface SaleCoupon {
   discount: number;
 }
 
-/** A sale, created when a Pix charge is paid, or at once for a free purchase-page order. */
+/** A sale, created when a Pix charge or a card payment is paid, or at once for a free purchase-page order. */
 export interface Sale {
   object: 'sale';
   id: string;
   status: SaleStatus;
-  /** BRL. */
+  /** BRL. For a card sale, the goods' price: the buyer's interest is in the card payment's `total_amount`. */
   amount: number;
-  /** `free` when a purchase-page order totalled 0 and completed without a charge. */
-  payment_method: 'pix' | 'free';
+  /**
+   * `free` when a purchase-page order totalled 0 and completed without a charge; `card` (API 1.3.0)
+   * when paid by card.
+   */
+  payment_method: 'pix' | 'free' | 'card';
   pix_charge_id: string | null;
+  /** The card payment that paid this sale (API 1.3.0); null otherwise. */
+  card_payment_id: string | null;
+  /** How many installments the buyer chose for a card sale (API 1.3.0); null otherwise. */
+  installments: number | null;
   product_id: string | null;
   customer: Customer | null;
   /** What a purchase-page order bought; empty for a charge created through the API. */

@@ -16,6 +16,18 @@ export interface StoreMetaConversions {
   browser_pixel: boolean;
 }
 
+/** The installments a store offers on card payments (API 1.3.0). */
+export interface StoreCardSettings {
+  /** 1 to 12; default 12. */
+  max_installments: number;
+  /** Up to this many installments the buyer pays no interest: 1 to `max_installments`; default 1. */
+  interest_free_installments: number;
+  /** Percent a month, 0 to 10, for the price table past the interest-free options; default 2.99. */
+  monthly_interest_rate: number;
+  /** BRL: an option whose installment is below it is not offered (1x always is); default 5.00. */
+  min_installment_amount: number;
+}
+
 /** The API key's store and its settings (API 1.2.0). */
 export interface Store {
   object: 'store';
@@ -27,6 +39,8 @@ export interface Store {
   timezone: string;
   recovery_email: StoreRecoveryEmail;
   conversions: { meta: StoreMetaConversions | null };
+  /** Card installments (API 1.3.0). */
+  card: StoreCardSettings;
 }
 
 /** Only the fields sent change. */
@@ -52,4 +66,6 @@ export interface StoreUpdateParams {
       browser_pixel?: boolean;
     } | null;
   };
+  /** Card installments (API 1.3.0); only the keys sent change. */
+  card?: Partial<StoreCardSettings>;
 }

@@ -84,6 +84,16 @@ describeEachDatabase('POST /payments/card through the simulated provider', (api)
     ).toMatch(/^card/);
   });
 
+  it('requires the customer’s name, e-mail and document, and checks the document', async () => {
+    for (const field of ['name', 'email', 'document'] as const) {
+      const customer: Record<string, string> = { ...buyer };
+      delete customer[field];
+      expect(expectError(await pay({ customer }), 400, 'invalid_request').param).toBe(`customer.${field}`);
+    }
+    const wrong = await pay({ customer: { ...buyer, document: '529.982.247-26' } });
+    expect(expectError(wrong, 400, 'invalid_request').param).toBe('customer.document');
+  });
+
   it('offers installments by the store’s table and refuses one it does not offer', async () => {
     const options = (await api.as(key).get('/payments/card/installments?amount=10')).body;
     expect(options.options.map((o: { installments: number }) => o.installments)).toEqual([1, 2]);

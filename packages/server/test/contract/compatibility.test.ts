@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Each API version only adds: every request an older client sends is still accepted, and every answer
- * still has what it reads. `api-1.0.0.json` and `api-1.1.0.json` are those descriptions reduced to
- * their schemas (operations, request bodies, query parameters, 2xx answers, components); each is
- * compared with the current `docs/openapi.json`. Enumerations may grow (a new Pix status, `canceled`,
- * appears only for charges a 1.1.0 caller canceled; `order.*` events only reach endpoints that
- * subscribe to them).
+ * still has what it reads. `api-1.0.0.json`, `api-1.1.0.json` and `api-1.2.0.json` are those
+ * descriptions reduced to their schemas (operations, request bodies, query parameters, 2xx answers,
+ * components); each is compared with the current `docs/openapi.json`. Enumerations may grow (a new Pix
+ * status, `canceled`, appears only for charges a 1.1.0 caller canceled; `order.*` events only reach
+ * endpoints that subscribe to them; a sale is `card` or `charged_back` only when paid by card).
  */
 type Schema = Record<string, any>;
 interface Doc {
@@ -15,7 +15,7 @@ interface Doc {
   components: { schemas: Record<string, Schema> };
 }
 
-const CURRENT_VERSION = '1.2.0';
+const CURRENT_VERSION = '1.3.0';
 const baseline = (version: string): Doc =>
   JSON.parse(readFileSync(new URL(`./api-${version}.json`, import.meta.url), 'utf8'));
 const current: Doc = JSON.parse(
@@ -61,7 +61,7 @@ function compare(
   return problems;
 }
 
-describe.each(['1.0.0', '1.1.0'])(
+describe.each(['1.0.0', '1.1.0', '1.2.0'])(
   `API ${CURRENT_VERSION} keeps every %s request and answer valid`,
   (version) => {
     const old = baseline(version);

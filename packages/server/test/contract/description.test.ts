@@ -51,9 +51,9 @@ describe('the OpenAPI description', () => {
     return () => api.stop();
   });
 
-  it('is OpenAPI 3.1, version 1.2.0, served under /api/public/v1 with bearer auth', () => {
+  it('is OpenAPI 3.1, version 1.3.0, served under /api/public/v1 with bearer auth', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.2.0');
+    expect(document.info.version).toBe('1.3.0');
     expect(document.servers).toEqual([{ url: '/api/public/v1', description: expect.any(String) }]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ bearerAuth: [] }]);

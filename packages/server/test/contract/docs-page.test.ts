@@ -85,7 +85,7 @@ describe('GET /docs', () => {
       const title = await page.textContent('.info .title');
 
       expect(title).toContain('Storefront API');
-      expect(title).toContain('1.2.0');
+      expect(title).toContain('1.3.0');
       for (const op of expected) {
         expect(shown, `${op.method.toUpperCase()} ${op.path} on the page`).toContainEqual(op);
       }

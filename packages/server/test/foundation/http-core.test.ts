@@ -84,7 +84,7 @@ describeEachDatabase('HTTP core', (api) => {
     const res = await api.request('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.info.version).toBe('1.2.0');
+    expect(res.body.info.version).toBe('1.3.0');
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(['/checkouts', '/checkouts/{id}', '/checkouts/{id}/archive']),
     );

@@ -63,13 +63,8 @@ const CardInput = Type.Object(
 );
 
 /** The payer of a card payment: name, e-mail and document are required (the PSPs' antifraud needs them). */
-const CardCustomer = Type.Object(
-  {
-    name: Customer.properties.name,
-    email: Customer.properties.email,
-    document: Customer.properties.document,
-    whatsapp: Type.Optional(Customer.properties.whatsapp),
-  },
+const CardCustomer = Type.Composite(
+  [Type.Required(Type.Pick(Customer, ['name', 'email', 'document'])), Type.Pick(Customer, ['whatsapp'])],
   { additionalProperties: false },
 );
 
@@ -133,6 +128,7 @@ const InstallmentsQuery = Type.Object(
     bin: Type.Optional(
       Type.String({
         pattern: '^[0-9]{6,8}$',
+        maxLength: 8,
         description: 'The card’s first 6 to 8 digits (Mercado Pago prices by it).',
       }),
     ),
@@ -144,7 +140,7 @@ const ListCardPaymentsQuery = Type.Partial(
   Type.Object({
     ...PageQuery,
     status: CardPaymentStatusSchema,
-    external_id: Type.String({ pattern: EXTERNAL_ID_PATTERN }),
+    external_id: Type.String({ pattern: EXTERNAL_ID_PATTERN, maxLength: 100 }),
   }),
   { additionalProperties: false },
 );

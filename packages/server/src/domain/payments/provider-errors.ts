@@ -54,6 +54,6 @@ export function cardNotConfigured(): ApiError {
   return new ApiError(
     400,
     'provider_not_configured',
-    'This store has no live card provider configured, so live keys cannot take card payments. An operator sets one up with `storefront card-provider set --store <store_id> --mode live …` (or an owner on the dashboard, Configurações › Pagamentos); until then use a test key (sk_test_…), which takes simulated cards.',
+    'This store has no live card provider configured, so live keys cannot take card payments. An operator sets one up with `storefront card-provider set --store <store_id> --mode live --provider mercadopago|pagarme …` (or an owner on the dashboard, Configurações › Cartão de crédito); until then use a test key (sk_test_…), which takes simulated cards.',
   );
 }

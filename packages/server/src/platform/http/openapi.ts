@@ -6,10 +6,10 @@ import { ErrorEnvelope } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
 /** The description's `info.version`; the docs page names it too. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 /**
- * The OpenAPI 3.1 document (version 1.2.0; every 1.0.0 and 1.1.0 request and answer stays valid), generated from the route schemas, the single
+ * The OpenAPI 3.1 document (version 1.3.0; every 1.0.0, 1.1.0 and 1.2.0 request and answer stays valid), generated from the route schemas, the single
  * source of validation, types and documentation. The route schemas say what each operation takes
  * and answers; this plugin adds, once for every route present and future, what the shared machinery
  * does to all of them:
@@ -60,6 +60,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Events: 'The events the service records and delivers to webhook endpoints.',
   'Pix charges':
     'Instant-payment charges with a BR Code (copy and paste) and its QR code. Test keys (`sk_test_`) simulate payments.',
+  'Card payments':
+    'Credit cards in up to 12 installments through the store’s own Mercado Pago or Pagar.me account (API 1.3.0). The card number never reaches the service: the PSP’s script in the buyer’s browser gives a single-use token. Test keys without a test PSP use simulated tokens (docs/cards.md).',
   Sales: 'Sales, created when a charge is paid.',
   Orders:
     'Orders buyers place on the hosted purchase pages (API 1.2.0): what they chose, where they came from (`tracking`), and whether they paid, were abandoned or recovered.',
@@ -72,7 +74,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400':
-    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry.',
+    '`invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry.',
   '401': '`unauthorized`: the API key is missing, malformed, invalid or revoked.',
   '403': '`insufficient_scope`: the API key lacks the scope this operation requires.',
   '404':
