@@ -1017,6 +1017,16 @@ export interface components {
      *       "refunded_amount": 149.7,
      *       "net_amount": 149.7,
      *       "conversion_rate": null,
+     *       "by_method": {
+     *         "pix": {
+     *           "sales": 1,
+     *           "gross_amount": 149.7
+     *         },
+     *         "card": {
+     *           "sales": 1,
+     *           "gross_amount": 149.7
+     *         }
+     *       },
      *       "days": [
      *         {
      *           "date": "2026-11-22",
@@ -1071,6 +1081,27 @@ export interface components {
       net_amount: number;
       /** @description paid_orders ÷ page_views over the range, rounded to 4 decimals (0.0125 = 1.25%); null without a page view. Orders placed without a page view (scripts) can make it exceed 1. */
       conversion_rate: number | null;
+      /** @description API 1.3.0: `sales` and `gross_amount` split by payment method (free sales are in neither); like them, a later refund or chargeback changes neither. */
+      by_method: {
+        pix: {
+          /** @description Of `sales`, those paid by Pix. */
+          sales: number;
+          /**
+           * @description BRL of those sales.
+           * @example 149.7
+           */
+          gross_amount: number;
+        };
+        card: {
+          /** @description Of `sales`, those paid by card. */
+          sales: number;
+          /**
+           * @description BRL of those sales: the goods’ price, without the buyer’s interest.
+           * @example 149.7
+           */
+          gross_amount: number;
+        };
+      };
       /** @description Every day of the range, oldest first, zeros included. */
       days: components['schemas']['AnalyticsDay'][];
     };
@@ -2656,6 +2687,16 @@ export interface operations {
            *       "refunded_amount": 149.7,
            *       "net_amount": 149.7,
            *       "conversion_rate": null,
+           *       "by_method": {
+           *         "pix": {
+           *           "sales": 1,
+           *           "gross_amount": 149.7
+           *         },
+           *         "card": {
+           *           "sales": 1,
+           *           "gross_amount": 149.7
+           *         }
+           *       },
            *       "days": [
            *         {
            *           "date": "2026-11-22",
