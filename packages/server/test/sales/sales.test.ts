@@ -26,6 +26,8 @@ const SALE_KEYS = [
   'tracking',
   'subscription_id',
   'cycle',
+  'card_payment_id',
+  'installments',
 ].sort();
 
 /** A live sale written straight to the database (no live provider can make one through the API). */
