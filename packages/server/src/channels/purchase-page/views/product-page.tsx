@@ -345,6 +345,14 @@ export function ProductPage(props: ProductPageProps) {
           </output>
         </p>
         <p class="form-error" id="form-error" role="alert" hidden></p>
+        {card ? (
+          <>
+            <p class="form-error" id="decline" role="alert" hidden></p>
+            <button type="button" id="decline-pix" class="secondary" hidden>
+              Pagar este pedido com Pix
+            </button>
+          </>
+        ) : null}
         <button type="submit" id="submit">
           {recurring ? 'Assinar com Pix' : 'Gerar Pix'}
         </button>
