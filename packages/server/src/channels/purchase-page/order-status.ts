@@ -87,7 +87,11 @@ export async function readOrderStatuses(
           ? {
               decline_message:
                 status === 'declined' ? declineMessageOf({ decline_code: row.card_decline_code }) : null,
-              next_action_url: status === 'requires_action' ? row.card_next_action_url : null,
+              // Relative, like the page's other links.
+              next_action_url:
+                status === 'requires_action' && row.card_next_action_url
+                  ? new URL(row.card_next_action_url).pathname
+                  : null,
             }
           : null,
       },

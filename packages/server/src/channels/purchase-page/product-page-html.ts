@@ -43,7 +43,7 @@ export function sendProductPage(
   reply: FastifyReply,
   content: ProductPageContent,
   assets: { css: string; js?: string },
-  urls: { order: string; quote: string; installments: string } | null,
+  urls: { order: string; quote: string; installments: string; orderPages: string } | null,
 ): FastifyReply {
   const { store, product, settings, bump } = content;
   const acceptance = product.recorrencia === null ? (content.card ?? null) : null;
@@ -94,7 +94,13 @@ export function sendProductPage(
   const connect =
     urls === null
       ? []
-      : connectSources(reply.request, [urls.order, urls.quote, ...(acceptance ? [urls.installments] : [])]);
+      : connectSources(reply.request, [
+          urls.order,
+          urls.quote,
+          // With cards: the installments, and an order's own "Pix instead" after a decline (its renew,
+          // under the token the order's answer gave).
+          ...(acceptance ? [urls.installments, `${urls.orderPages}/`] : []),
+        ]);
   const baseCsp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview, connect });
   // The card PSP's script and frames, on this store's public product pages only (a preview runs no script).
   const csp = preview ? baseCsp : withCardScriptCsp(baseCsp, cardScript);

@@ -199,7 +199,8 @@ function cardRefusal(request: FastifyRequest, storeId: string, error: unknown): 
 function cardAnswer(payment: CardPayment) {
   return {
     status: payment.status,
-    next_action_url: payment.next_action?.url ?? null,
+    // Relative, like `order_url`: the page's own origin, whichever name the buyer reached it by.
+    next_action_url: payment.next_action ? new URL(payment.next_action.url).pathname : null,
     decline_message: payment.decline ? DECLINE_MESSAGES_PT[payment.decline.code] : null,
   };
 }
@@ -367,7 +368,12 @@ export async function purchasePageRoutes(
       reply,
       { store, product, settings, bump: await offeredBump(db, product), card },
       assets,
-      { order: `${base}/orders`, quote: `${base}/quote`, installments: `${base}/installments` },
+      {
+        order: `${base}/orders`,
+        quote: `${base}/quote`,
+        installments: `${base}/installments`,
+        orderPages: `${PURCHASE_PAGE_PREFIX}/o`,
+      },
     );
     // A view is a page a browser received: not a HEAD (Fastify answers it with this handler), not an error.
     if (request.method === 'GET') {
@@ -511,7 +517,10 @@ export async function purchasePageRoutes(
                 installmentCents: state.card.installment_amount_cents,
                 totalCents: state.card.total_amount_cents,
                 declineMessage: state.card.status === 'declined' ? declineMessageOf(state.card) : null,
-                nextActionUrl: state.card.status === 'requires_action' ? state.card.next_action_url : null,
+                nextActionUrl:
+                  state.card.status === 'requires_action' && state.card.next_action_url
+                    ? new URL(state.card.next_action_url).pathname
+                    : null,
               }
             : null,
         accessLinks: state.accessLinks,
