@@ -3,6 +3,7 @@ import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import { toCardPayment } from '../domain/card-payments/card-payment-object.js';
 import type { CardPayment, CardPaymentsTable } from '../domain/card-payments/card-payment-object.js';
 import { findCardPayment, updateCardPaymentFrom } from '../domain/card-payments/card-payments-repository.js';
+import { cardPaymentChanged } from '../domain/card-payments/card-signals.js';
 import type { CardOutcome } from '../domain/payments/card-provider.js';
 import type { Database } from '../platform/db/schema.js';
 import { countCardPayment } from '../platform/metrics/metrics.js';
@@ -98,5 +99,6 @@ export async function applyCardOutcome(
     return { payment: toCardPayment(current), changed: false };
   }
   countCardPayment(row.provider, result.status);
+  cardPaymentChanged(row.id);
   return { payment: toCardPayment(result), changed: true };
 }

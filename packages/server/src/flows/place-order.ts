@@ -21,6 +21,7 @@ import type { Sale } from '../domain/sales/sale-object.js';
 import { newUuid } from '../platform/values/ids.js';
 import { fromCents, toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
+import { findStore } from '../domain/stores/stores.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from '../domain/orders/order-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
@@ -33,10 +34,15 @@ import {
   claimRenewal,
   deleteOrder,
   insertOrder,
+  setOrderCardPayment,
   setOrderCharge,
 } from '../domain/orders/orders-repository.js';
 import { UNPAID } from '../domain/kernel/order-status.js';
 import type { Tracking } from '../domain/kernel/tracking.js';
+import type { CardPayment } from '../domain/card-payments/card-payment-object.js';
+import { findCardPayment } from '../domain/card-payments/card-payments-repository.js';
+import { createCardPayment } from './create-card-payment.js';
+import type { NewCardPayment } from './create-card-payment.js';
 
 /** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */
 export const ORDER_PIX_SECONDS = 30 * 60;
@@ -55,6 +61,22 @@ export interface NewOrder {
   client: { ip: string; userAgent: string | null };
   /** A free order's delivery e-mail (its sale is approved at once), and the order page's link. */
   config: PlaceOrderConfig;
+  /** Paying by card (the PSP's single-use token and the chosen installments) instead of Pix. */
+  card?: OrderCard | undefined;
+}
+
+/** What the page's card tab sends: never a card number, only the token the PSP's script made. */
+export interface OrderCard {
+  token: string;
+  installments: number;
+  brand: string | null;
+  issuerId: string | null;
+}
+
+export interface PlacedOrder {
+  token: string;
+  /** The order's card payment as the PSP answered it (approved, declined, 3-D Secure…); null for Pix. */
+  cardPayment: CardPayment | null;
 }
 
 export type PlaceOrderConfig = Pick<Config, 'smtp' | 'testMailAllow'> & OrderLinkConfig;
@@ -72,18 +94,21 @@ export async function offeredBump(
 /**
  * Places a purchase-page order: the price of the product (less the coupon, never below 0) plus the
  * bump when taken. A paid total gets an ordinary Pix charge in the store's checkout mode, made by the
- * same service the API uses; a total of 0 completes at once with a `free` sale. Returns the order
- * token, the only key to the order's page.
+ * same service the API uses, or (`card`) a card payment through the API's own card service, which
+ * completes the order in its transaction when approved; a total of 0 completes at once with a `free`
+ * sale. Returns the order token, the only key to the order's page, and the card payment if any.
  */
 export async function placeOrder(
   db: Kysely<Database>,
   payments: PaymentProviders,
   input: NewOrder,
-): Promise<{ token: string }> {
+): Promise<PlacedOrder> {
   const { store, product } = input;
   // A recurring product is sold as a subscription: its price each period, no bump, no coupon.
   const recurring = product.recorrencia !== null;
   if (recurring && input.coupon) throw new CouponRefused('Cupons não valem para assinaturas.');
+  // A subscription is Pix Automático: its first charge authorises the next ones, which a card cannot.
+  const card = recurring ? undefined : input.card;
   const bump = input.bump && !recurring ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
@@ -113,6 +138,8 @@ export async function placeOrder(
       customer: JSON.stringify(input.customer),
       tracking: JSON.stringify(input.tracking),
       pix_charge_id: null,
+      payment_method: card ? 'card' : 'pix',
+      card_payment_id: null,
       hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
       sale_id: null,
       created_at: now.toISOString(),
@@ -138,16 +165,26 @@ export async function placeOrder(
     return { order: row, sale: null };
   });
   if (sale) countSkippedEmail(sale);
+  let cardPayment: CardPayment | null = null;
   if (order.amount_cents > 0) {
     try {
-      const charge = await (recurring
-        ? subscribeOrder(db, payments, order)
-        : chargeOrder(db, payments, order));
-      // The order exists for the API once its Pix does: it and `order.created` commit together.
-      await db.transaction().execute(async (trx) => {
-        const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
-        await recordOrderEvent(trx, input.config, 'order.created', placed);
-      });
+      if (card) {
+        cardPayment = await payOrderByCard(db, payments, order, card, input.config);
+        // The order exists for the API once its payment does: pointing at it and `order.created` commit together.
+        await db.transaction().execute(async (trx) => {
+          const placed = await setOrderCardPayment(trx, order, cardPayment!.id);
+          await recordOrderEvent(trx, input.config, 'order.created', placed);
+        });
+      } else {
+        const charge = await (recurring
+          ? subscribeOrder(db, payments, order)
+          : chargeOrder(db, payments, order));
+        // The order exists for the API once its Pix does: it and `order.created` commit together.
+        await db.transaction().execute(async (trx) => {
+          const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
+          await recordOrderEvent(trx, input.config, 'order.created', placed);
+        });
+      }
     } catch (error) {
       // No charge, no order: the coupon's hold and its count go with it, and the buyer may try again.
       await db.transaction().execute(async (trx) => {
@@ -157,7 +194,60 @@ export async function placeOrder(
       throw error;
     }
   }
-  return { token };
+  return { token, cardPayment };
+}
+
+/**
+ * Charges the order's card through the API's own card service, linked to the order (an approval
+ * completes it in the payment's transaction). The idempotency key is the order's id: a retried call
+ * for this order reaches the PSP with the same key and charges once. A test-mode sale is an anonymous
+ * visitor's act, like the page's simulate: its e-mail goes only to the store's team and the allow list.
+ */
+async function payOrderByCard(
+  db: Kysely<Database>,
+  payments: PaymentProviders,
+  order: OrdersTable,
+  card: OrderCard,
+  config: PlaceOrderConfig,
+): Promise<CardPayment> {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  const store = await findStore(db, order.store_id);
+  if (!store) throw new Error(`store ${order.store_id} of an order is missing`);
+  const items = orderItems(order);
+  const main = items.find((item) => item.kind === 'product')!;
+  const coupon = orderCoupon(order);
+  const input: NewCardPayment = {
+    amountCents: order.amount_cents,
+    installments: card.installments,
+    token: card.token,
+    brand: card.brand,
+    issuerId: card.issuerId,
+    customer: JSON.parse(order.customer) as NewCardPayment['customer'],
+    description: main.nome.slice(0, 140),
+    externalId: null,
+    metadata: {
+      order_id: order.id,
+      product_id: main.product_id,
+      product: main.nome.slice(0, 500),
+      ...(coupon && { coupon: coupon.code }),
+    },
+    tracking: JSON.parse(order.tracking) as Tracking,
+    productId: main.product_id,
+    orderId: order.id,
+    items: items.map((item) => ({
+      code: item.product_id,
+      description: item.nome.slice(0, 140),
+      amountCents: toCents(item.amount),
+      quantity: 1,
+    })),
+  };
+  const mail = order.livemode === 1 ? config : { ...config, onlyTo: config.testMailAllow };
+  const { payment } = await createCardPayment(db, payments, scope, store, input, {
+    idempotencyKey: `order:${order.id}`,
+    publicUrl: config.publicUrl,
+    mail,
+  });
+  return payment;
 }
 
 /**
@@ -247,8 +337,24 @@ async function subscribeOrder(db: Kysely<Database>, payments: PaymentProviders, 
 }
 
 /**
- * A new Pix for an order whose charge expired unpaid (same order, same token), an abandoned one too:
- * paying it recovers the order. A limited coupon must
+ * Whether the order may get a new Pix: its Pix expired unpaid, or (paying by card) its card was
+ * declined, when the buyer pays the same order by Pix instead.
+ */
+async function renewable(db: Kysely<Database>, order: OrdersTable): Promise<boolean> {
+  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
+  if (order.pix_charge_id === null) {
+    if (order.card_payment_id === null) return false;
+    return (await findCardPayment(db, scope, order.card_payment_id))?.status === 'declined';
+  }
+  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
+  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
+  const current = await findCharge(db, scope, order.pix_charge_id);
+  return current !== undefined && effectiveStatus(current) === 'expired';
+}
+
+/**
+ * A new Pix for an order whose charge expired unpaid (same order, same token), an abandoned one too,
+ * or whose card was declined: paying it completes (or recovers) the order. A limited coupon must
  * still have a redemption to hold, or the buyer is told to order again. Several clicks at once make
  * one charge. Returns false when there was nothing to renew.
  */
@@ -257,12 +363,7 @@ export async function renewOrderCharge(
   payments: PaymentProviders,
   order: OrdersTable,
 ): Promise<boolean> {
-  if (!UNPAID.includes(order.status) || order.pix_charge_id === null) return false;
-  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
-  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
-  const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
-  const current = await findCharge(db, scope, order.pix_charge_id);
-  if (!current || effectiveStatus(current) !== 'expired') return false;
+  if (!UNPAID.includes(order.status) || !(await renewable(db, order))) return false;
   const holdUntil = isoAfter(ORDER_PIX_SECONDS * 1000);
   const claimed = await db.transaction().execute(async (trx) => {
     if (order.coupon_id !== null) {

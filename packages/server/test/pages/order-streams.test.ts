@@ -128,6 +128,7 @@ describeEachDatabase(
           expires_at: expect.any(String),
           access_links: [{ name: shop.product.nome, url: shop.product.link_acesso }],
           sale_id: expect.any(String),
+          card: null,
         },
       });
       await open.ended;

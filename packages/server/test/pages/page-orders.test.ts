@@ -145,6 +145,7 @@ describeEachDatabase(
         expires_at: null,
         access_links: [{ name: 'Curso de Violão', url: 'https://members.example.com/violao' }],
         sale_id: expect.any(String),
+        card: null,
       });
       const page = await pageRequest(api, 'GET', `/p/o/${free.token}`);
       expect(page.text).toContain('Pagamento confirmado!');

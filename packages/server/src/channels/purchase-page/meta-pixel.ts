@@ -1,4 +1,5 @@
 import type { StoresTable } from '../../domain/stores/stores.js';
+import { widenCsp } from '../../platform/html/page-security.js';
 
 /**
  * Meta's browser pixel on a store's product pages, when its owner turned it on: the visit (PageView).
@@ -72,20 +73,11 @@ function metaPixelScript(nonce: string, pixelId: string): string {
 
 /** The page's CSP with Meta's script and report origins added where the pixel needs them. */
 function metaPixelCsp(csp: string): string {
-  const extra: Record<string, string[]> = {
+  return widenCsp(csp, {
     'script-src': [META_SCRIPT_ORIGIN],
     'connect-src': [META_REPORT_ORIGIN, META_SCRIPT_ORIGIN],
     'img-src': [META_REPORT_ORIGIN],
-  };
-  return csp
-    .split('; ')
-    .map((directive) => {
-      const name = directive.split(' ')[0]!;
-      if (!extra[name]) return directive;
-      // 'none' cannot stand beside a source.
-      return [...directive.split(' ').filter((source) => source !== "'none'"), ...extra[name]].join(' ');
-    })
-    .join('; ');
+  });
 }
 
 /**

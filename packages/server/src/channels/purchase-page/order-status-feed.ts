@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { OrdersTable } from '../../domain/orders/order-object.js';
 import { onChargeChanged } from '../../domain/pix/charge-signals.js';
+import { onCardPaymentChanged } from '../../domain/card-payments/card-signals.js';
 import { GONE, readOrderStatuses } from './order-status.js';
 import type { OrderStatusJson } from './order-status.js';
 
@@ -13,7 +14,10 @@ export interface OrderStatusFeed {
    * Calls `listener` with the order's status as soon as it is known, then on every change; returns the
    * function that stops it.
    */
-  watch(order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>, listener: StatusListener): () => void;
+  watch(
+    order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id' | 'card_payment_id'>,
+    listener: StatusListener,
+  ): () => void;
   /** This process changed the order itself (a new Pix replaced its charge): read it now if watched. */
   orderChanged(orderId: string): void;
   close(): void;
@@ -22,6 +26,7 @@ export interface OrderStatusFeed {
 interface Watched {
   order: Pick<OrdersTable, 'id' | 'store_id'>;
   chargeId: string | null;
+  cardPaymentId: string | null;
   listeners: Set<StatusListener>;
   /** The last status told, as JSON text; null until the first read. */
   last: string | null;
@@ -31,7 +36,7 @@ interface Watched {
 /**
  * One reader per process for every open order stream: the orders being watched are read together, in
  * one statement, so a thousand open pages cost what one does. A read happens
- * - at once when a charge of a watched order changes in this process (the charge signals), and when a
+ * - at once when a charge or card payment of a watched order changes in this process (their signals), and when a
  *   page starts watching an order nobody else watches;
  * - every `pollMs` for all of them, which brings changes written by another process or node (a
  *   separate worker, the PSP's callback on another node) and a Pix reaching its expiry time.
@@ -61,6 +66,7 @@ export function orderStatusFeed(
           if (watched.get(entry.order.id) !== entry) continue; // nobody watches it any more
           const read = states.get(entry.order.id);
           entry.chargeId = read?.chargeId ?? null;
+          entry.cardPaymentId = read?.cardPaymentId ?? null;
           const state = read?.json ?? GONE;
           const text = JSON.stringify(state);
           if (text === entry.last) continue;
@@ -84,8 +90,12 @@ export function orderStatusFeed(
     setImmediate(() => void readDue());
   }
 
-  const stopSignals = onChargeChanged((chargeId) => {
+  const stopChargeSignals = onChargeChanged((chargeId) => {
     for (const entry of watched.values()) if (entry.chargeId === chargeId) readSoon(entry.order.id);
+  });
+  // A card payment decided (3-D Secure, the issuer, a simulate_* call) is news to its order's page too.
+  const stopCardSignals = onCardPaymentChanged((paymentId) => {
+    for (const entry of watched.values()) if (entry.cardPaymentId === paymentId) readSoon(entry.order.id);
   });
 
   function tick(): void {
@@ -100,6 +110,7 @@ export function orderStatusFeed(
         entry = {
           order: { id: order.id, store_id: order.store_id },
           chargeId: order.pix_charge_id,
+          cardPaymentId: order.card_payment_id,
           listeners: new Set(),
           last: null,
           state: null,
@@ -127,7 +138,8 @@ export function orderStatusFeed(
       if (watched.has(orderId)) readSoon(orderId);
     },
     close() {
-      stopSignals();
+      stopChargeSignals();
+      stopCardSignals();
       if (ticker) clearInterval(ticker);
       ticker = null;
       watched.clear();

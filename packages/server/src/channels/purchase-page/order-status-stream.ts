@@ -45,7 +45,7 @@ export function orderEventStreams(app: FastifyInstance, settings: StreamSettings
     open: (
       request: FastifyRequest,
       reply: FastifyReply,
-      order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
+      order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id' | 'card_payment_id'>,
       release: () => void,
     ) => start(request, reply, order, release),
   };
@@ -53,7 +53,7 @@ export function orderEventStreams(app: FastifyInstance, settings: StreamSettings
   function start(
     request: FastifyRequest,
     reply: FastifyReply,
-    order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id'>,
+    order: Pick<OrdersTable, 'id' | 'store_id' | 'pix_charge_id' | 'card_payment_id'>,
     release: () => void,
   ): void {
     reply.hijack();

@@ -16,6 +16,9 @@ import { findStore, findStoreByAnyHandle } from '../../domain/stores/stores.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
 import { httpUrl } from '../../platform/html/page-security.js';
 import type { AccessLink } from './views/order-page.js';
+import type { CardPaymentsTable } from '../../domain/card-payments/card-payment-object.js';
+import { findCardPayment } from '../../domain/card-payments/card-payments-repository.js';
+import { DECLINE_MESSAGES_PT } from '../../domain/kernel/card-outcome.js';
 
 const SLUG = new RegExp(SLUG_PATTERN);
 const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -80,24 +83,46 @@ export function imageOrigins(urls: (string | null)[]): string[] {
   return [...origins];
 }
 
+/** The columns of an order's card payment the page shows. */
+export type OrderCardPayment = Pick<
+  CardPaymentsTable,
+  | 'status'
+  | 'decline_code'
+  | 'next_action_url'
+  | 'installments'
+  | 'installment_amount_cents'
+  | 'total_amount_cents'
+>;
+
 export interface OrderState {
-  /** `canceled`: the store canceled the charge (the API's cancel); the page offers no new Pix. */
-  status: 'pending' | 'paid' | 'expired' | 'canceled';
+  /**
+   * `canceled`: the store canceled the charge (the API's cancel); the page offers no new Pix. An order
+   * paid by card: `requires_action` (3-D Secure waits), `processing` (the issuer decides later),
+   * `declined` (the page says why and offers Pix for the same order).
+   */
+  status: 'pending' | 'paid' | 'expired' | 'canceled' | 'requires_action' | 'processing' | 'declined';
   charge: PixChargesTable | null;
+  card: OrderCardPayment | null;
   /** Once paid, each bought product's access link (the order bump's too), http(s) only; else none. */
   accessLinks: AccessLink[];
 }
 
 /**
- * The one rule of an order's status, on rows already read: paid once its sale exists, else its current
- * charge's status as a reader sees it (an order with no charge left to pay is offered a new Pix).
+ * The one rule of an order's status, on rows already read: paid once its sale exists, else its card
+ * payment's while it has no Pix, else its current charge's status as a reader sees it (an order with
+ * no charge left to pay is offered a new Pix).
  */
 export function orderStatusOf(
-  order: Pick<OrdersTable, 'status'>,
+  order: Pick<OrdersTable, 'status' | 'pix_charge_id'>,
   charge: Pick<PixChargesTable, 'status' | 'expires_at'> | null,
+  card: Pick<CardPaymentsTable, 'status'> | null = null,
 ): OrderState['status'] {
   if (order.status === 'paid') return 'paid';
   if (order.status === 'canceled') return 'canceled';
+  if (order.pix_charge_id === null && card) {
+    // An approval completes the order in its own transaction; anything else undecided is processing.
+    return card.status === 'requires_action' || card.status === 'declined' ? card.status : 'processing';
+  }
   // Pending or abandoned: the charge decides (an expired one, abandoned or not, can be renewed).
   const chargeStatus = charge ? effectiveStatus(charge) : null;
   return chargeStatus === 'pending' || chargeStatus === 'canceled' ? chargeStatus : 'expired';
@@ -108,9 +133,17 @@ export async function orderState(db: Kysely<Database>, order: OrdersTable): Prom
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const charge =
     order.pix_charge_id === null ? null : ((await findCharge(db, scope, order.pix_charge_id)) ?? null);
-  const status = orderStatusOf(order, charge);
-  return { status, charge, accessLinks: status === 'paid' ? await accessLinksOf(db, order) : [] };
+  const card =
+    order.card_payment_id === null
+      ? null
+      : ((await findCardPayment(db, scope, order.card_payment_id)) ?? null);
+  const status = orderStatusOf(order, charge, card);
+  return { status, charge, card, accessLinks: status === 'paid' ? await accessLinksOf(db, order) : [] };
 }
+
+/** What the buyer reads for a declined card, in Portuguese. */
+export const declineMessageOf = (card: Pick<CardPaymentsTable, 'decline_code'>): string =>
+  DECLINE_MESSAGES_PT[card.decline_code ?? 'issuer_declined'];
 
 /** A paid order's access links: each bought product's (the order bump's too), http(s) only. */
 export async function accessLinksOf(db: Kysely<Database>, order: OrdersTable): Promise<AccessLink[]> {

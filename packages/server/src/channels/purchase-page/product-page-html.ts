@@ -9,6 +9,8 @@ import { backgroundOf, imageOrigins } from './page-data.js';
 import { connectSources, httpUrl, newNonce, pageCsp, sendHtml } from '../../platform/html/page-security.js';
 import { renderPage } from '../../platform/html/render.js';
 import { ProductPage } from './views/product-page.js';
+import type { CardAcceptance } from '../../domain/payments/card-settings/card-provider-settings.js';
+import { cardScriptOf, withCardScriptCsp } from './card-scripts.js';
 
 /** What a product page shows: the store, the checkout's look, the product and its offered bump. */
 export interface ProductPageContent {
@@ -26,6 +28,8 @@ export interface ProductPageContent {
     | 'order_bump_description'
   >;
   bump: Pick<ProductsTable, 'nome' | 'descricao' | 'preco_cents' | 'imagem'> | null;
+  /** Whether (and through which PSP) the store takes cards in its checkout mode; absent: Pix only. */
+  card?: CardAcceptance | null;
 }
 
 /**
@@ -39,9 +43,11 @@ export function sendProductPage(
   reply: FastifyReply,
   content: ProductPageContent,
   assets: { css: string; js?: string },
-  urls: { order: string; quote: string } | null,
+  urls: { order: string; quote: string; installments: string; orderPages: string } | null,
 ): FastifyReply {
   const { store, product, settings, bump } = content;
+  const acceptance = product.recorrencia === null ? (content.card ?? null) : null;
+  const cardScript = cardScriptOf(acceptance);
   const background = backgroundOf(settings);
   const images = {
     logo: settings.checkout_logo_enabled ? httpUrl(settings.checkout_logo_url) : null,
@@ -75,12 +81,29 @@ export function sendProductPage(
       },
       recurring: product.recorrencia === null ? null : { perPeriod: PER_PERIOD[product.recorrencia] },
       urls,
+      card: acceptance && {
+        provider: acceptance.provider,
+        publicKey: acceptance.publicKey,
+        scriptSrc: cardScript?.src ?? null,
+      },
     }),
   );
   const preview = urls === null;
-  // The page's script posts the order and asks for totals: those two URLs, nothing else of this origin.
-  const connect = urls === null ? [] : connectSources(reply.request, [urls.order, urls.quote]);
-  const csp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview, connect });
+  // The page's script posts the order and asks for totals (and installments): those URLs, nothing else
+  // of this origin.
+  const connect =
+    urls === null
+      ? []
+      : connectSources(reply.request, [
+          urls.order,
+          urls.quote,
+          // With cards: the installments, and an order's own "Pix instead" after a decline (its renew,
+          // under the token the order's answer gave).
+          ...(acceptance ? [urls.installments, `${urls.orderPages}/`] : []),
+        ]);
+  const baseCsp = pageCsp(nonce, imageOrigins([...Object.values(images), bumpImage]), { preview, connect });
+  // The card PSP's script and frames, on this store's public product pages only (a preview runs no script).
+  const csp = preview ? baseCsp : withCardScriptCsp(baseCsp, cardScript);
   if (preview) return sendHtml(reply, 200, csp, html, 'no-referrer', 'self');
   // The store's Meta pixel, if it asked for one, on the public page only: a preview loads no script.
   const page = withMetaPixel({ html, csp, nonce }, browserPixelOf(store));

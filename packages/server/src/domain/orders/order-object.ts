@@ -39,6 +39,10 @@ export interface OrdersTable {
   tracking: string;
   /** The current charge; a new Pix for an expired order replaces it. Null for a free order. */
   pix_charge_id: string | null;
+  /** How the buyer chose to pay (migration 0029): null for orders placed before cards (Pix). */
+  payment_method: 'pix' | 'card' | null;
+  /** The card payment the buyer made from the page; the order's Pix replaces it after a decline. */
+  card_payment_id: string | null;
   /** Until when this unpaid order holds one of its coupon's limited redemptions. */
   hold_until: string;
   sale_id: string | null;

@@ -76,7 +76,22 @@ export function setOrderCharge(
 ): Promise<OrdersTable> {
   return db
     .updateTable('orders')
-    .set({ pix_charge_id: chargeId, hold_until: holdUntil })
+    .set({ pix_charge_id: chargeId, hold_until: holdUntil, payment_method: 'pix' })
+    .where('store_id', '=', row.store_id)
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Points the order at the card payment made for it; returns the row as it now is. */
+export function setOrderCardPayment(
+  db: Kysely<Database>,
+  row: OrdersTable,
+  paymentId: string,
+): Promise<OrdersTable> {
+  return db
+    .updateTable('orders')
+    .set({ card_payment_id: paymentId })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
     .returningAll()

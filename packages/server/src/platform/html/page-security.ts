@@ -46,6 +46,23 @@ export function pageCsp(
 }
 
 /**
+ * A CSP with more sources in some directives (a directive it lacks is added): a store's Meta pixel, or
+ * its card PSP's script and frames. `'none'` cannot stand beside a source, so it goes.
+ */
+export function widenCsp(csp: string, extra: Record<string, readonly string[]>): string {
+  const directives = csp.split('; ');
+  const names = new Set(directives.map((directive) => directive.split(' ')[0]!));
+  const widened = directives.map((directive) => {
+    const name = directive.split(' ')[0]!;
+    if (!extra[name]?.length) return directive;
+    return [...directive.split(' ').filter((source) => source !== "'none'"), ...extra[name]].join(' ');
+  });
+  for (const [name, sources] of Object.entries(extra))
+    if (!names.has(name) && sources.length) widened.push([name, ...sources].join(' '));
+  return widened.join('; ');
+}
+
+/**
  * The headers every page carries, with its CSP (`framing` must agree with its frame-ancestors). `no-referrer` by default; a page whose plain HTML
  * forms POST back (the dashboard) needs `same-origin`, as browsers send `Origin: null` on a form
  * POST from a no-referrer page, and the same-origin check needs the real origin.

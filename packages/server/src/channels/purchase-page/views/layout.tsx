@@ -9,8 +9,8 @@ export interface LayoutProps {
   testMode: boolean;
   /** The dashboard's preview of a product page: it says so, and runs no script (it takes no order). */
   preview?: boolean;
-  /** Which script part runs: the product form or the order status. */
-  page: 'product' | 'order' | 'error';
+  /** Which script part runs: the product form, the order status or the 3-D Secure page. */
+  page: 'product' | 'order' | '3ds' | 'error';
   /** Page-specific CSS built only from validated values (colours); goes in the nonce'd style. */
   style?: string;
   /** An http(s) image drawn behind the page (`imagem` background). */

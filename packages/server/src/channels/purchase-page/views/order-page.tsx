@@ -10,7 +10,17 @@ export interface AccessLink {
   url: string;
 }
 
-export type OrderPageStatus = 'pending' | 'paid' | 'expired' | 'canceled';
+export type OrderPageStatus =
+  'pending' | 'paid' | 'expired' | 'canceled' | 'requires_action' | 'processing' | 'declined';
+
+/** An order paid by card: its installments, what the decline means, where 3-D Secure waits. */
+export interface OrderPageCard {
+  installments: number;
+  installmentCents: number;
+  totalCents: number;
+  declineMessage: string | null;
+  nextActionUrl: string | null;
+}
 
 export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | 'testMode' | 'style'> {
   storeName: string;
@@ -19,6 +29,8 @@ export interface OrderPageProps extends Pick<LayoutProps, 'nonce' | 'assets' | '
   coupon: SaleCoupon | null;
   amountCents: number;
   pix: { copyPaste: string; qrBase64: string; expiresAt: string } | null;
+  /** The card payment while the order has no Pix; null otherwise. */
+  card: OrderPageCard | null;
   /** Only for a paid order (an unpaid token holder never sees them); http(s) links only. */
   accessLinks: AccessLink[];
   /** The product's page while it is on sale, offered when the store canceled the Pix; else null. */
@@ -76,6 +88,74 @@ function Canceled(props: { productUrl: string | null; hidden: boolean }) {
   );
 }
 
+/** "3x de R$ 33,33 sem juros", or "12x de R$ 99,70 (total R$ 1.196,40)" when the buyer pays interest. */
+export function installmentLabel(
+  option: { installments: number; installmentCents: number; totalCents: number },
+  amountCents: number,
+): string {
+  const each = `${option.installments}x de ${formatBrl(option.installmentCents)}`;
+  return option.totalCents > amountCents
+    ? `${each} (total ${formatBrl(option.totalCents)})`
+    : `${each} sem juros`;
+}
+
+/** The card's states while it has the order: 3-D Secure waiting, the issuer deciding, a decline. */
+function CardStates(props: { status: OrderPageStatus; card: OrderPageCard }) {
+  const { status, card } = props;
+  return (
+    <>
+      <section
+        class="card action"
+        id="requires_action"
+        hidden={status !== 'requires_action'}
+        aria-labelledby="action-title"
+      >
+        <h1 id="action-title" tabIndex={-1}>
+          Confirme o pagamento no seu banco
+        </h1>
+        <p>O banco emissor do cartão pede uma autenticação (3-D Secure) para aprovar a compra.</p>
+        {card.nextActionUrl ? (
+          <p>
+            <a class="button" id="authenticate" href={card.nextActionUrl}>
+              Autenticar pagamento
+            </a>
+          </p>
+        ) : null}
+      </section>
+      <section
+        class="card processing"
+        id="processing"
+        hidden={status !== 'processing'}
+        aria-labelledby="processing-title"
+      >
+        <h1 id="processing-title" tabIndex={-1}>
+          Pagamento em análise
+        </h1>
+        <p>
+          O banco emissor está analisando o pagamento com cartão. Esta página se atualiza sozinha quando ele
+          decidir.
+        </p>
+      </section>
+      <section
+        class="card declined"
+        id="declined"
+        hidden={status !== 'declined'}
+        aria-labelledby="declined-title"
+      >
+        <h1 id="declined-title" tabIndex={-1}>
+          Pagamento recusado
+        </h1>
+        <p id="decline-message">{card.declineMessage}</p>
+        <p>Você pode pagar o mesmo pedido com Pix.</p>
+        <button type="button" id="pay-pix" data-renew="true">
+          Pagar com Pix
+        </button>
+        <p class="form-error" id="pay-pix-error" role="alert" hidden></p>
+      </section>
+    </>
+  );
+}
+
 /**
  * The order's page: the Pix to pay (QR, copy, countdown), then the confirmation, a new Pix, or the
  * news that the store canceled it.
@@ -120,7 +200,12 @@ export function OrderPage(props: OrderPageProps) {
           <p class="total">
             Total: <strong>{recurringPrice ?? formatBrl(props.amountCents)}</strong>
           </p>
+          {props.card ? (
+            <p class="installments">Cartão de crédito: {installmentLabel(props.card, props.amountCents)}</p>
+          ) : null}
         </section>
+
+        {props.card ? <CardStates status={status} card={props.card} /> : null}
 
         {pix ? (
           <section class="card pay" id="pending" hidden={status !== 'pending'} aria-labelledby="pay-title">
@@ -167,7 +252,7 @@ export function OrderPage(props: OrderPageProps) {
         ) : null}
 
         {/* A Pix the store canceled is never renewed from here: no "new Pix" button at all. */}
-        {status === 'canceled' ? null : (
+        {status === 'canceled' || (props.card && !pix) ? null : (
           <section
             class="card expired"
             id="expired"
