@@ -159,13 +159,28 @@ export function markOrderCanceled(
     .executeTakeFirst();
 }
 
-/** Pending orders placed at or before `placedBy`, oldest first, across stores: the sweep's work list. */
+/**
+ * Pending orders placed at or before `placedBy`, oldest first, across stores: the sweep's work list.
+ * An order whose card payment the PSP is still deciding (`processing`) is not abandoned: the buyer
+ * paid and waits, and a recovery e-mail would ask them to pay again.
+ */
 export function findOrdersToAbandon(db: Kysely<Database>, placedBy: string, limit: number) {
   return db
     .selectFrom('orders')
-    .select(['id', 'store_id'])
-    .where('status', '=', 'pending')
-    .where('created_at', '<=', placedBy)
+    .select(['orders.id', 'orders.store_id'])
+    .where('orders.status', '=', 'pending')
+    .where('orders.created_at', '<=', placedBy)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('card_payments')
+            .select('card_payments.id')
+            .whereRef('card_payments.id', '=', 'orders.card_payment_id')
+            .where('card_payments.status', '=', 'processing'),
+        ),
+      ),
+    )
     .orderBy('created_at')
     .limit(limit)
     .execute();
