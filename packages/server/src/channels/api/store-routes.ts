@@ -5,6 +5,7 @@ import { createSecretBox } from '../../platform/values/secret-box.js';
 import { Store, UpdateStoreBody, toStore } from '../../domain/stores/store-object.js';
 import { storeSettingsChanges, updateStoreSettings } from '../../domain/stores/store-settings.js';
 import { findStore } from '../../domain/stores/stores.js';
+import { describeInstallmentPolicy, installmentPolicyOf } from '../../domain/stores/installment-settings.js';
 import type { StoresTable } from '../../domain/stores/stores.js';
 import { recordAudit } from '../../domain/accounts/audit.js';
 import { keyActor } from './key-actor.js';
@@ -18,12 +19,15 @@ function describeChanges(store: StoresTable, set: Partial<StoresTable>): string[
     changed.includes('timezone') ? `fuso horário: ${store.timezone} → ${set.timezone}` : null,
     has('recovery_email_') ? 'e-mail de pedido abandonado' : null,
     has('meta_') ? 'conversões Meta' : null,
+    has('card_')
+      ? `parcelamento: ${describeInstallmentPolicy(installmentPolicyOf(store))} → ${describeInstallmentPolicy(installmentPolicyOf({ ...store, ...set }))}`
+      : null,
   ].filter((change): change is string => change !== null);
 }
 
 /**
  * The key's store as a resource (API 1.2.0): its name and the settings a store runs itself with (time
- * zone, the abandoned-order e-mail, Meta conversions). The Pix key, checkout mode and PSP settings
+ * zone, the abandoned-order e-mail, Meta conversions, card installment terms since 1.3.0). The Pix key, checkout mode and PSP settings
  * stay with the CLI. Both modes' keys see and change the same store.
  */
 export async function storeRoutes(parent: FastifyInstance): Promise<void> {

@@ -15,6 +15,7 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [['keys'], async () => (await import('./keys-command.js')).registerKeysCommand],
   [['users'], async () => (await import('./users-command.js')).registerUsersCommand],
   [['pix-provider'], async () => (await import('./pix-provider-command.js')).registerPixProviderCommand],
+  [['card-provider'], async () => (await import('./card-provider-command.js')).registerCardProviderCommand],
   [['prune', 'backup'], async () => (await import('./operations-command.js')).registerOperationsCommands],
   [['subscriptions'], async () => (await import('./subscriptions-command.js')).registerSubscriptionsCommand],
 ];

@@ -1,4 +1,5 @@
 import type { DashboardScreen } from './shell/page.js';
+import { cardsScreen } from './cards/cards-routes.js';
 import { checkoutsScreen } from './checkouts/checkouts-routes.js';
 import { couponsScreen } from './coupons/coupons-routes.js';
 import { developersScreen } from './developers/developers-routes.js';
@@ -30,6 +31,7 @@ export const DASHBOARD_SCREENS: readonly DashboardScreen[] = [
   settingsScreen,
   developersScreen,
   pspScreen,
+  cardsScreen,
   salesScreen,
   productsScreen,
   couponsScreen,

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { apiPixProviders } from '../../domain/payments/api-pix/api-pix-providers.js';
 import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
 import { simulatedCardProvider } from '../../domain/payments/simulated/simulated-card-provider.js';
-import { cardNotConfigured } from '../../domain/payments/provider-errors.js';
+import { cardProviderNotConfigured } from '../../domain/payments/provider-errors.js';
 import { simulatedPixProvider } from '../../domain/payments/simulated/simulated-pix-provider.js';
 import { simulatedRecurringProvider } from '../../domain/payments/simulated/simulated-recurring-provider.js';
 
@@ -29,7 +29,7 @@ export function openPaymentProviders(
       scope.livemode ? livePix.forStore(scope.storeId) : simulatedRecurringProvider,
     // Until a store can set a card PSP, test mode is simulated and live mode has none.
     card: async (scope) => {
-      if (scope.livemode) throw cardNotConfigured();
+      if (scope.livemode) throw cardProviderNotConfigured();
       return simulatedCardProvider;
     },
     livePix: (storeId) => livePix.forStore(storeId),

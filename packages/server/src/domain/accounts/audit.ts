@@ -57,6 +57,8 @@ export const AUDIT_ACTIONS = {
   webhook_tested: 'Evento de teste enviado ao webhook',
   psp_settings_changed: 'Configurações do PSP alteradas',
   psp_connection_tested: 'Conexão com o PSP testada',
+  card_provider_changed: 'Configurações de cartão alteradas',
+  card_connection_tested: 'Conexão com o PSP de cartão testada',
   meta_conversions_changed: 'Conversões Meta alteradas',
   subscription_canceled: 'Assinatura cancelada',
   pix_charge_canceled: 'Cobrança Pix cancelada',

@@ -1,4 +1,5 @@
 import type { CardDeclineCode } from '../kernel/card-outcome.js';
+import type { InstallmentPolicy } from '../kernel/installment-policy.js';
 
 /**
  * What the card payments code needs from a card PSP. One adapter per PSP (Mercado Pago's Checkout
@@ -119,13 +120,7 @@ export interface CardRefundOutcome {
   reason: string | null;
 }
 
-export interface InstallmentPolicy {
-  maxInstallments: number;
-  interestFreeInstallments: number;
-  /** Percent a month, e.g. 2.99. */
-  monthlyInterestRate: number;
-  minInstallmentCents: number;
-}
+export type { InstallmentPolicy };
 
 export interface InstallmentQuery {
   amountCents: number;

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { Nullable } from '../../platform/http/schemas.js';
+import { Money, Nullable } from '../../platform/http/schemas.js';
 import { VISIBLE_TEXT_PATTERN } from '../../platform/http/text-patterns.js';
 import { DEFAULT_RECOVERY_BODY, DEFAULT_RECOVERY_SUBJECT } from '../kernel/recovery-email-defaults.js';
+import { INSTALLMENT_LIMITS, installmentSettingsOf } from './installment-settings.js';
 import type { StoresTable } from './stores.js';
 
 export const MIN_RECOVERY_DELAY_MINUTES = 15;
@@ -28,6 +29,35 @@ const RecoveryEmail = Type.Object(
   {
     description:
       'The abandoned-order e-mail: at most one per order, sent `delay_minutes` after the order is abandoned unless it was paid or canceled first.',
+  },
+);
+
+const Installments = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: INSTALLMENT_LIMITS.maxInstallments, description });
+
+const CardSettings = Type.Object(
+  {
+    max_installments: Installments('The most installments a buyer may choose, 1 to 12; default 12.'),
+    interest_free_installments: Installments(
+      'Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1.',
+    ),
+    monthly_interest_rate: Money({
+      minimum: 0,
+      maximum: INSTALLMENT_LIMITS.maxMonthlyRate,
+      example: 2.99,
+      description:
+        'Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.',
+    }),
+    min_installment_amount: Money({
+      ...INSTALLMENT_LIMITS.minInstallmentAmount,
+      example: 5,
+      description:
+        'An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.',
+    }),
+  },
+  {
+    description:
+      'Card installment terms. Simulated and Pagar.me payments use this table; Mercado Pago answers its own options, capped at `max_installments`.',
   },
 );
 
@@ -57,6 +87,7 @@ export const Store = Type.Object(
     conversions: Type.Object({
       meta: Nullable(MetaSettings),
     }),
+    card: CardSettings,
   },
   { $id: 'Store', title: 'Store' },
 );
@@ -120,6 +151,13 @@ export const UpdateStoreBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    card: Type.Optional(
+      Type.Partial(CardSettings, {
+        additionalProperties: false,
+        description:
+          'Only the fields sent change; `interest_free_installments` past `max_installments` (sent or kept) is refused.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -150,5 +188,6 @@ export function toStore(row: StoresTable): Store {
               browser_pixel: row.meta_browser_pixel === 1,
             },
     },
+    card: installmentSettingsOf(row),
   };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../platform/values/secret-box.js';
 import type { Database } from '../../platform/db/schema.js';
 import { invalidRequest } from '../../platform/http/api-error.js';
+import { installmentChanges } from './installment-settings.js';
 import type { UpdateStoreBody } from './store-object.js';
 import type { StoresTable } from './stores.js';
 
@@ -12,8 +13,8 @@ const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 export const metaTokenAssociatedData = (storeId: string) => `store:${storeId}:meta-access-token`;
 
 /**
- * The columns a PATCH changes; unknown time zones and a first Meta setting without its pixel and token
- * are 400s naming the field. Only the fields sent change.
+ * The columns a PATCH changes; unknown time zones, a first Meta setting without its pixel and token,
+ * and interest-free installments past the maximum are 400s naming the field. Only the fields sent change.
  */
 export function storeSettingsChanges(
   store: StoresTable,
@@ -60,6 +61,7 @@ export function storeSettingsChanges(
     if (meta.test_event_code !== undefined) set.meta_test_event_code = meta.test_event_code;
     if (meta.browser_pixel !== undefined) set.meta_browser_pixel = meta.browser_pixel ? 1 : 0;
   }
+  if (body.card) Object.assign(set, installmentChanges(store, body.card));
   return set;
 }
 

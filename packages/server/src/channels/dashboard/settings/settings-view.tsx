@@ -18,6 +18,7 @@ import { MetaSection } from './meta-settings.js';
 import { RecoveryEmailSection } from './recovery-email.js';
 import type { RecoveryEmailState } from './recovery-email.js';
 import type { SettingsData } from './settings-data.js';
+import { CARDS_PATH } from '../cards/cards-view.js';
 
 /** The sections whose forms may be refused, each showing its own error. */
 export type SettingsSection = 'store' | 'pixKey' | 'mode' | 'meta' | 'team' | 'password' | 'twoStep';
@@ -53,6 +54,9 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
           <dt>Modo de cobrança</dt>
           <dd>{store.checkout_mode === 'live' ? 'Produção' : 'Teste'}</dd>
         </dl>
+        <p>
+          <a href={CARDS_PATH}>Cartão de crédito: parcelamento</a>
+        </p>
       </Section>
     );
   }
@@ -117,6 +121,9 @@ function StoreSection(props: { data: SettingsData; state: SettingsState; owner: 
             Salvar modo
           </button>
         </PostForm>
+        <p>
+          <a href={CARDS_PATH}>Cartão de crédito: PSP e parcelamento</a>
+        </p>
       </Section>
     </>
   );

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import type { SecretBox } from '../../../platform/values/secret-box.js';
 import { nowIso } from '../../../platform/values/time.js';
+import { operatorHttpsUrl } from '../operator-url.js';
 import type { ApiPixCredentials } from './api-pix-transport.js';
 import { inspectClientIdentity } from './client-certificate.js';
 import { STANDARD_TOKEN_REQUEST, checkScope } from './token-request.js';
@@ -59,21 +60,6 @@ export interface ProviderSettingsInput {
 
 /** Every secret is sealed with the row it belongs to, so a value copied to another store does not open. */
 const sealedFor = (storeId: string, field: string) => `pix_providers:${storeId}:${field}`;
-
-/** https only, no credentials in the URL, no trailing slash. Throws an Error naming the option. */
-export function operatorHttpsUrl(raw: string, option: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`${option} is not a URL: "${raw}"`);
-  }
-  if (url.protocol !== 'https:')
-    throw new Error(`${option} must be https:// (the PSP is reached over mTLS), got "${raw}"`);
-  if (url.username || url.password || url.hash)
-    throw new Error(`${option} must not carry credentials or a fragment`);
-  return url.toString().replace(/\/+$/, '');
-}
 
 /**
  * Checks and stores a store's PSP settings (replacing earlier ones). The base and token URLs are
