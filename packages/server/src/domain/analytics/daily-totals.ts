@@ -21,6 +21,11 @@ export interface AnalyticsDailyTable {
   sales: number | string;
   gross_cents: number | string;
   refunded_cents: number | string;
+  /** Of `sales` and `gross_cents`, those paid by Pix and by card (migration 0030); free sales in neither. */
+  pix_sales: number | string;
+  pix_gross_cents: number | string;
+  card_sales: number | string;
+  card_gross_cents: number | string;
 }
 
 declare module '../../platform/db/schema.js' {
@@ -39,6 +44,10 @@ export const COUNTERS = [
   'sales',
   'gross_cents',
   'refunded_cents',
+  'pix_sales',
+  'pix_gross_cents',
+  'card_sales',
+  'card_gross_cents',
 ] as const;
 
 export type Counter = (typeof COUNTERS)[number];
@@ -120,21 +129,38 @@ export function countOrder(
 }
 
 /**
- * An approved sale counts on its payment day with its amount; a sale that completes a purchase-page
- * order (it has the order's items) is also a paid order.
+ * An approved sale counts on its payment day with its amount, and again under its payment method (a
+ * card sale's amount is the goods' price, without the buyer's interest; a free one is in neither); a
+ * sale that completes a purchase-page order (it has the order's items) is also a paid order.
  */
 export function countSale(
   trx: Kysely<Database>,
-  sale: Fact & { created_at: string; amount_cents: number; items: string | null },
+  sale: Fact & {
+    created_at: string;
+    amount_cents: number;
+    items: string | null;
+    payment_method: 'pix' | 'card' | 'free';
+  },
 ): Promise<void> {
+  const method = sale.payment_method === 'free' ? {} : byMethod(sale.payment_method, sale.amount_cents);
   return count(trx, sale, sale.created_at, {
     sales: 1,
     paid_orders: sale.items === null ? 0 : 1,
     gross_cents: sale.amount_cents,
+    ...method,
   });
 }
 
-/** A refund counts its amount on the refund's day; the sale still counts as made on its own. */
+function byMethod(method: 'pix' | 'card', cents: number): Partial<Record<Counter, number>> {
+  return method === 'pix'
+    ? { pix_sales: 1, pix_gross_cents: cents }
+    : { card_sales: 1, card_gross_cents: cents };
+}
+
+/**
+ * A refund counts its amount on the refund's day; the sale still counts as made on its own. A
+ * chargeback takes the money back the same way, so it counts here too.
+ */
 export function countRefund(
   trx: Kysely<Database>,
   sale: Fact & { amount_cents: number },

@@ -84,6 +84,10 @@ export async function analyticsSummary(db: Kysely<Database>, query: SummaryQuery
     from: query.from,
     to: query.to,
     ...figures(total),
+    by_method: {
+      pix: { sales: total.pix_sales, gross_amount: fromCents(total.pix_gross_cents) },
+      card: { sales: total.card_sales, gross_amount: fromCents(total.card_gross_cents) },
+    },
     conversion_rate:
       total.page_views === 0 ? null : Math.round((total.paid_orders / total.page_views) * 10_000) / 10_000,
     days,

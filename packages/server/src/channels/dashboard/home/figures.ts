@@ -5,6 +5,7 @@ import { analyticsSummary } from '../../../domain/analytics/summary.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
 import type { SaleStatus } from '../../../domain/sales/sale-object.js';
+import type { SalePayment } from '../sales/payment-words.js';
 
 /**
  * The figures of Início are the analytics summary's (`GET /analytics/summary`): the same daily totals,
@@ -31,12 +32,20 @@ export interface DayRevenue {
   sales: number;
 }
 
+/** Sales of one payment method and their gross amount (a card sale's without the buyer's interest). */
+export interface MethodFigures {
+  sales: number;
+  grossCents: number;
+}
+
 export interface Figures {
   /** The local days the period covers, first and last included. */
   from: string;
   to: string;
   revenueCents: number;
   sales: number;
+  /** The period's sales paid by Pix and by card (free ones in neither). */
+  byMethod: { pix: MethodFigures; card: MethodFigures };
   pageViews: number;
   /** Paid orders per page view, 0..1, as the API rounds it; null without page views. */
   conversion: number | null;
@@ -66,6 +75,10 @@ export async function periodFigures(
     to,
     revenueCents: toCents(summary.net_amount),
     sales: summary.sales,
+    byMethod: {
+      pix: { sales: summary.by_method.pix.sales, grossCents: toCents(summary.by_method.pix.gross_amount) },
+      card: { sales: summary.by_method.card.sales, grossCents: toCents(summary.by_method.card.gross_amount) },
+    },
     pageViews: summary.page_views,
     conversion: summary.conversion_rate,
     days: summary.days.map((day) => ({
@@ -76,7 +89,7 @@ export async function periodFigures(
   };
 }
 
-export interface LatestSale {
+export interface LatestSale extends SalePayment {
   id: string;
   created_at: string;
   status: SaleStatus;
@@ -95,6 +108,7 @@ export async function latestSales(
   const rows = await db
     .selectFrom('sales')
     .leftJoin('products', 'products.id', 'sales.product_id')
+    .leftJoin('card_payments', 'card_payments.id', 'sales.card_payment_id')
     .select([
       'sales.id',
       'sales.created_at',
@@ -102,6 +116,10 @@ export async function latestSales(
       'sales.amount_cents',
       'sales.customer',
       'products.nome as product_name',
+      'sales.payment_method',
+      (eb) => eb.ref('sales.installments').$castTo<number | null>().as('installments'),
+      'card_payments.card_brand',
+      'card_payments.card_last4',
     ])
     .where('sales.store_id', '=', storeId)
     .where('sales.livemode', '=', fromBool(livemode))
@@ -116,5 +134,9 @@ export async function latestSales(
     amount_cents: row.amount_cents,
     customer_name: row.customer ? ((JSON.parse(row.customer) as { name?: string }).name ?? null) : null,
     product_name: row.product_name,
+    payment_method: row.payment_method,
+    installments: row.installments,
+    card_brand: row.card_brand,
+    card_last4: row.card_last4,
   }));
 }

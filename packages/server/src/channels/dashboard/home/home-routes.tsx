@@ -64,9 +64,23 @@ function HomePage(props: {
             value={figures.conversion === null ? '—' : formatPercent(figures.conversion)}
           />
         </dl>
+        <h3 id="meios-titulo">Vendas por meio de pagamento</h3>
+        <dl class="figures" aria-labelledby="meios-titulo">
+          <Figure
+            label="Pix"
+            value={formatCount(figures.byMethod.pix.sales)}
+            note={formatBrl(figures.byMethod.pix.grossCents)}
+          />
+          <Figure
+            label="Cartão"
+            value={formatCount(figures.byMethod.card.sales)}
+            note={formatBrl(figures.byMethod.card.grossCents)}
+          />
+        </dl>
         <p class="hint">
           Dias no fuso da loja ({props.timeZone}). Conversão: pedidos pagos por visualização da página de
-          compra. A receita líquida desconta cada reembolso no dia em que foi feito.
+          compra. A receita líquida desconta cada reembolso e contestação no dia em que foi feito. Por meio de
+          pagamento: o valor bruto das vendas, no cartão sem os juros do parcelamento.
         </p>
         <RevenueChart days={figures.days} />
       </section>

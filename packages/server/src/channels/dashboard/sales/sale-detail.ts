@@ -30,12 +30,37 @@ export function saleCharge(db: Kysely<Database>, sale: SalesTable) {
     .executeTakeFirst();
 }
 
+/** The card payment a card sale was paid with, in the same store. */
+export function saleCardPayment(db: Kysely<Database>, sale: SalesTable) {
+  if (!sale.card_payment_id) return Promise.resolve(undefined);
+  return db
+    .selectFrom('card_payments')
+    .select([
+      'id',
+      'status',
+      'provider',
+      'amount_cents',
+      'installments',
+      'installment_amount_cents',
+      'total_amount_cents',
+      'card_brand',
+      'card_last4',
+      'authorization_code',
+      'decline_code',
+      'decline_provider_code',
+      'approved_at',
+    ])
+    .where('store_id', '=', sale.store_id)
+    .where('id', '=', sale.card_payment_id)
+    .executeTakeFirst();
+}
+
 /** At most this many events are shown on a sale's page, oldest first. */
 export const SALE_EVENTS_SHOWN = 100;
 
-/** The events about the sale and about its charge, oldest first (the `events_object` index). */
+/** The events about the sale and about its charge or card payment, oldest first (the `events_object` index). */
 export function saleEvents(db: Kysely<Database>, sale: SalesTable) {
-  const ids = [sale.id, ...(sale.pix_charge_id === null ? [] : [sale.pix_charge_id])];
+  const ids = [sale.id, sale.pix_charge_id, sale.card_payment_id].filter((id) => typeof id === 'string');
   return db
     .selectFrom('events')
     .select(['id', 'type', 'created_at'])

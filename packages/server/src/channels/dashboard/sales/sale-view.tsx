@@ -10,6 +10,8 @@ import { CHARGE_STATUS_LABELS, SALE_STATUS_LABELS } from '../views/format.js';
 import { PageContextValue } from '../views/page-context.js';
 import { EmailError } from './email-error.js';
 import { SaleConversions } from './sale-conversions.js';
+import { SaleCardPayment } from './sale-card-payment.js';
+import type { SaleCardPaymentRow } from './sale-card-payment.js';
 
 export interface SaleCharge {
   id: string;
@@ -44,6 +46,8 @@ const REFUND_LABELS = {
   succeeded: 'Concluído',
   failed: 'Recusado',
 } as const;
+
+const PAYMENT_WORDS = { pix: 'Pix', free: 'Gratuito', card: 'Cartão de crédito' } as const;
 
 const brl = (amount: number) => formatBrl(toCents(amount));
 const when = (iso: string | null) => (iso ? <DateTime iso={iso} /> : '—');
@@ -130,6 +134,9 @@ export function SalePage(props: {
   sale: Sale;
   productName: string | null;
   charge: SaleCharge | undefined;
+  cardPayment: SaleCardPaymentRow | undefined;
+  /** When the PSP reported the card payment disputed and taken back; null otherwise. */
+  chargedBackAt: string | null;
   events: SaleEvent[];
   conversions: SaleConversion[];
   notice: SaleNotice | null;
@@ -153,11 +160,20 @@ export function SalePage(props: {
           <dt>Valor</dt>
           <dd>{brl(sale.amount)}</dd>
           <dt>Pagamento</dt>
-          <dd>{sale.payment_method === 'pix' ? 'Pix' : 'Gratuito'}</dd>
+          <dd>{PAYMENT_WORDS[sale.payment_method]}</dd>
           <dt>Produto</dt>
           <dd>{props.productName ?? '—'}</dd>
           <dt>Modo</dt>
           <dd>{sale.livemode ? 'Produção' : 'Teste'}</dd>
+          {props.chargedBackAt ? (
+            <>
+              <dt>Contestada em</dt>
+              <dd>
+                <DateTime iso={props.chargedBackAt} />: o comprador contestou o pagamento e o PSP devolveu o
+                valor a ele.
+              </dd>
+            </>
+          ) : null}
           {sale.recovered ? (
             <>
               <dt>Recuperação</dt>
@@ -224,6 +240,7 @@ export function SalePage(props: {
       <Section title="Rastreamento" id="rastreamento">
         <Tracking sale={sale} />
       </Section>
+      {props.cardPayment ? <SaleCardPayment payment={props.cardPayment} /> : null}
       <Section title="Cobrança Pix" id="cobranca">
         {charge === undefined ? (
           <p>Sem cobrança: a venda não teve pagamento Pix.</p>

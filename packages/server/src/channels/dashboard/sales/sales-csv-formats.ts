@@ -4,6 +4,7 @@ import type { Customer } from '../../../domain/kernel/customer.js';
 import type { SaleCoupon, SaleItem } from '../../../domain/kernel/line-items.js';
 import { SALE_STATUS_LABELS, formatDateTime } from '../views/format.js';
 import type { ListedSale } from './sales-filter.js';
+import { PAYMENT_LABELS, brandLabel } from './payment-words.js';
 
 /*
  * The two exports of Vendas. "CSV padrão" keeps the documented conventions a program reads (English
@@ -58,6 +59,11 @@ export const STANDARD_CSV: CsvFormat = {
     'coupon',
     'utm_source',
     'utm_campaign',
+    // A card sale's (API 1.3.0), empty for the others; last, so programs reading the older columns by
+    // position read them as before.
+    'card_brand',
+    'card_last4',
+    'installments',
   ],
   fields(sale) {
     const { customer, coupon, tracking } = readSale(sale);
@@ -74,11 +80,12 @@ export const STANDARD_CSV: CsvFormat = {
       coupon?.code,
       tracking.utm_source,
       tracking.utm_campaign,
+      sale.card_brand,
+      sale.card_last4,
+      sale.installments?.toString(),
     ];
   },
 };
-
-const PAYMENT_LABELS = { pix: 'Pix', free: 'Gratuita', card: 'Cartão' } as const;
 
 export const EXCEL_CSV: CsvFormat = {
   prefix: '\uFEFF',
@@ -98,6 +105,9 @@ export const EXCEL_CSV: CsvFormat = {
     'Cupom',
     'utm_source',
     'utm_campaign',
+    'Bandeira',
+    'Final do cartão',
+    'Parcelas',
   ],
   fields(sale, timeZone) {
     const { customer, coupon, items, tracking } = readSale(sale);
@@ -120,6 +130,10 @@ export const EXCEL_CSV: CsvFormat = {
       coupon?.code,
       tracking.utm_source,
       tracking.utm_campaign,
+      sale.card_brand === null ? null : brandLabel(sale.card_brand),
+      // `•••• 0042`: as text, so a spreadsheet keeps the leading zeros.
+      sale.card_last4 === null ? null : `•••• ${sale.card_last4}`,
+      sale.installments?.toString(),
     ];
   },
 };

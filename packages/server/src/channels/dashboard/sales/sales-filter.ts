@@ -14,7 +14,18 @@ const DateField = Type.Union([Type.Literal(''), Type.String({ format: 'date' })]
 /** The filters of Vendas and of its CSV export: the same query string drives both. */
 export const SalesQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('approved'), Type.Literal('refunded')])),
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal(''),
+        Type.Literal('approved'),
+        Type.Literal('refunded'),
+        Type.Literal('charged_back'),
+      ]),
+    ),
+    /** How the sale was paid: Pix, card or nothing (a free order). */
+    metodo: Type.Optional(
+      Type.Union([Type.Literal(''), Type.Literal('pix'), Type.Literal('card'), Type.Literal('free')]),
+    ),
     de: Type.Optional(DateField),
     ate: Type.Optional(DateField),
     produto: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'uuid' })])),
@@ -75,6 +86,10 @@ export interface ListedSale {
   /** JSON Tracking (`{}` when the sale came with none). */
   tracking: string;
   product_name: string | null;
+  /** A card sale's installments and its card (null for Pix and free sales, or a card the PSP did not name). */
+  installments: number | null;
+  card_brand: string | null;
+  card_last4: string | null;
 }
 
 export function filteredSales(
@@ -106,6 +121,7 @@ function salesOfFilter(
     .where('sales.livemode', '=', fromBool(scope.livemode));
   if (query.status) select = select.where('sales.status', '=', query.status);
   if (query.produto) select = select.where('sales.product_id', '=', query.produto);
+  if (query.metodo) select = select.where('sales.payment_method', '=', query.metodo);
   if (query.de) select = select.where('sales.created_at', '>=', localDayStart(query.de, scope.timeZone));
   if (query.ate)
     select = select.where('sales.created_at', '<', localDayStart(addDays(query.ate, 1), scope.timeZone));
@@ -137,6 +153,7 @@ export function filteredSalesQuery(
 ): Compilable<ListedSale> & { execute(): Promise<ListedSale[]> } {
   return salesOfFilter(db, scope, query, cursor, floor)
     .leftJoin('products', 'products.id', 'sales.product_id')
+    .leftJoin('card_payments', 'card_payments.id', 'sales.card_payment_id')
     .select([
       'sales.id',
       'sales.created_at',
@@ -149,6 +166,9 @@ export function filteredSalesQuery(
       // Defaulted to '{}' by migration 0015: never undefined on a read.
       (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
       'products.nome as product_name',
+      (eb) => eb.ref('sales.installments').$castTo<number | null>().as('installments'),
+      'card_payments.card_brand',
+      'card_payments.card_last4',
     ])
     .orderBy('sales.created_at', 'desc')
     .orderBy('sales.id', 'desc')

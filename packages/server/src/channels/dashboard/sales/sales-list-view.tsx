@@ -1,12 +1,13 @@
 import { DateTime } from '../views/components.js';
 import type { Customer } from '../../../domain/kernel/customer.js';
 import { SalesTable } from './sales-table.js';
+import { PAYMENT_LABELS } from './payment-words.js';
 import type { ListedSale, SalesQuery } from './sales-filter.js';
 
 /** The filters as a query string (without the page cursor), for the CSV link and the next page. */
 export function filterQuery(query: SalesQuery, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
-  for (const name of ['status', 'de', 'ate', 'produto', 'q'] as const) {
+  for (const name of ['status', 'metodo', 'de', 'ate', 'produto', 'q'] as const) {
     const value = query[name];
     if (value) params.set(name, value);
   }
@@ -32,6 +33,20 @@ function Filters(props: { query: SalesQuery; products: { id: string; nome: strin
           <option value="refunded" selected={query.status === 'refunded'}>
             Reembolsadas
           </option>
+          <option value="charged_back" selected={query.status === 'charged_back'}>
+            Contestadas
+          </option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-metodo">Pagamento</label>
+        <select id="f-metodo" name="metodo">
+          <option value="">Todos</option>
+          {(['pix', 'card', 'free'] as const).map((method) => (
+            <option value={method} selected={query.metodo === method}>
+              {PAYMENT_LABELS[method]}
+            </option>
+          ))}
         </select>
       </div>
       <div class="field">

@@ -12,7 +12,7 @@ import { DashboardError } from '../shell/dashboard-plugin.js';
 import { defineScreen, guard, member, sendPage } from '../shell/page.js';
 import { formatBrl } from '../../../platform/values/money.js';
 import { saleConversions } from '../../../domain/conversions/sale-conversions.js';
-import { saleCharge, saleEvents, storeSale } from './sale-detail.js';
+import { saleCardPayment, saleCharge, saleEvents, storeSale } from './sale-detail.js';
 import { RefundConfirmPage, SalePage } from './sale-view.js';
 import type { SaleNotice } from './sale-view.js';
 import { salesCsv } from './sales-csv.js';
@@ -54,8 +54,9 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
     notice: SaleNotice | null,
     status = 200,
   ) {
-    const [charge, events, conversions, product] = await Promise.all([
+    const [charge, cardPayment, events, conversions, product] = await Promise.all([
       saleCharge(db, row),
+      saleCardPayment(db, row),
       saleEvents(db, row),
       saleConversions(db, row),
       row.product_id === null
@@ -76,6 +77,8 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
           sale={toSale(row)}
           productName={product?.nome ?? null}
           charge={charge}
+          cardPayment={cardPayment}
+          chargedBackAt={row.charged_back_at ?? null}
           events={events}
           conversions={conversions}
           notice={notice}

@@ -2,8 +2,10 @@ import { formatBrl } from '../../../platform/values/money.js';
 import type { SaleStatus } from '../../../domain/sales/sale-object.js';
 import { TableFrame, DateTime } from '../views/components.js';
 import { SALE_STATUS_LABELS } from '../views/format.js';
+import { paymentSummary } from './payment-words.js';
+import type { SalePayment } from './payment-words.js';
 
-export interface SaleRow {
+export interface SaleRow extends SalePayment {
   id: string;
   created_at: string;
   status: SaleStatus;
@@ -23,6 +25,7 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
             <th scope="col">Cliente</th>
             <th scope="col">Produto</th>
             <th scope="col">Valor</th>
+            <th scope="col">Pagamento</th>
             <th scope="col">Status</th>
           </tr>
         </thead>
@@ -37,6 +40,7 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
               <td data-label="Cliente">{sale.customer_name ?? '—'}</td>
               <td data-label="Produto">{sale.product_name ?? '—'}</td>
               <td data-label="Valor">{formatBrl(sale.amount_cents)}</td>
+              <td data-label="Pagamento">{paymentSummary(sale)}</td>
               <td data-label="Status">{SALE_STATUS_LABELS[sale.status]}</td>
             </tr>
           ))}

@@ -27,6 +27,7 @@ import * as auditActor from './0026-audit-actor.js';
 import * as subscriptionCancelEmail from './0027-subscription-cancel-email.js';
 import * as previousHandles from './0028-previous-handles.js';
 import * as cardPayments from './0029-card-payments.js';
+import * as cardTotals from './0030-card-totals.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0027-subscription-cancel-email': subscriptionCancelEmail,
   '0028-previous-handles': previousHandles,
   '0029-card-payments': cardPayments,
+  '0030-card-totals': cardTotals,
 };
