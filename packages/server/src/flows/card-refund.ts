@@ -68,7 +68,8 @@ export async function recordCardRefund(
   const payment = await cardPaymentOf(trx, sale);
   if (!payment || payment.status !== 'approved') return null;
   if (outcome !== 'DEVOLVIDO') {
-    const next = outcome === 'EM_PROCESSAMENTO' ? nextRefundCheckAt(requestedAt, new Date(now), scheduleMs) : null;
+    const next =
+      outcome === 'EM_PROCESSAMENTO' ? nextRefundCheckAt(requestedAt, new Date(now), scheduleMs) : null;
     await updateCardPaymentFrom(trx, payment, { next_check_at: next });
     return null;
   }

@@ -27,7 +27,9 @@ export async function chargeBackSale(
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) return null;
   await countRefund(trx, row, at);
-  const sale = toSale(await trx.selectFrom('sales').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+  const sale = toSale(
+    await trx.selectFrom('sales').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+  );
   await recordEvent(trx, {
     storeId: row.store_id,
     livemode: row.livemode === 1,

@@ -60,7 +60,8 @@ export function startCardReconciler(options: CardReconcilerOptions): Worker {
     let failed = false;
     try {
       const { payment, changed } = await readBackCardPayment(db, payments, row, links);
-      if (changed) log.info({ ...context, status: payment.status }, 'card payment read back: its outcome applied');
+      if (changed)
+        log.info({ ...context, status: payment.status }, 'card payment read back: its outcome applied');
     } catch (err) {
       failed = true;
       if (err instanceof ApiError)

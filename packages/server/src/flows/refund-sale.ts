@@ -34,7 +34,8 @@ function refundDetail(row: SalesTable, outcome: Pick<Devolucao, 'status'>): stri
 /** The refusals of a refund, as the API words them (the dashboard words them its own way). */
 export const REFUND_REFUSALS = {
   alreadyRefunded: 'This sale is already refunded.',
-  chargedBack: 'This sale was charged back: its buyer disputed the card payment and the PSP returned the money.',
+  chargedBack:
+    'This sale was charged back: its buyer disputed the card payment and the PSP returned the money.',
   pending: 'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
 } as const;
 

@@ -62,5 +62,6 @@ export async function simulateChargeback(
   simulatedOnly(row);
   if (row.status !== 'approved')
     throw invalidRequest(`This card payment is ${row.status}; only an approved one can be charged back.`);
-  return (await applyCardOutcome(db, row, simulatedCardProvider.settle(row.id, 'charged_back'), links)).payment;
+  return (await applyCardOutcome(db, row, simulatedCardProvider.settle(row.id, 'charged_back'), links))
+    .payment;
 }

@@ -16,6 +16,7 @@ const SECRET_PARAMS = ['token'];
 const SECRET_PATHS: string[][] = [
   ['p', 'o'], // an order page: its URL is the buyer's key
   ['callbacks', 'pix'], // the PSP callback token
+  ['callbacks', 'card'], // the card PSP's notification token
   ['dashboard', 'convite'], // an invite link
   ['dashboard', 'login', 'redefinir'], // a password-reset link
 ];
