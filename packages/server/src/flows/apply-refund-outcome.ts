@@ -95,9 +95,15 @@ export async function applyRefundOutcome(
       : null;
     const sale = toSale({ ...row, ...changes });
     const type = outcome.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
-    await recordEvent(trx, { ...scope, type, object: sale });
+    // After the card payment's own event: listings and deliveries order by time.
+    await recordEvent(trx, {
+      ...scope,
+      type,
+      object: sale,
+      ...(cardRefunded && { after: cardRefunded.event }),
+    });
     return { sale, cardRefunded };
   });
-  if (cardRefunded !== null) countCardPayment(cardRefunded.provider, 'refunded');
+  if (cardRefunded !== null) countCardPayment(cardRefunded.payment.provider, 'refunded');
   return sale;
 }

@@ -9,6 +9,7 @@ import { nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { Database } from '../platform/db/schema.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
+import type { StorefrontEvent } from '../platform/outbox/outbox.js';
 import { createHash } from 'node:crypto';
 
 /** A card refund's outcome in the words the refund of a sale is written in (the Pix ones). */
@@ -55,7 +56,7 @@ export async function refundCardSale(
  * The card payment's side of its sale's refund, in the transaction that writes the refund's outcome:
  * a pending refund makes the payment due for a read-back at its PSP (the card reconciler follows it,
  * not the Pix one); a refund done makes the payment `refunded` with `card_payment.refunded`, recorded
- * before the sale's own event. Answers the payment when it became refunded.
+ * before the sale's own event. Answers the payment and its event when it became refunded.
  */
 export async function recordCardRefund(
   trx: Kysely<Database>,
@@ -64,7 +65,7 @@ export async function recordCardRefund(
   requestedAt: string,
   now: string,
   scheduleMs?: readonly number[],
-): Promise<CardPaymentsTable | null> {
+): Promise<{ payment: CardPaymentsTable; event: StorefrontEvent } | null> {
   const payment = await cardPaymentOf(trx, sale);
   if (!payment || payment.status !== 'approved') return null;
   if (outcome !== 'DEVOLVIDO') {
@@ -76,11 +77,11 @@ export async function recordCardRefund(
   const changes = { status: 'refunded' as const, refunded_at: now, next_check_at: null };
   if (!(await updateCardPaymentFrom(trx, payment, changes))) return null;
   const refunded = { ...payment, ...changes };
-  await recordEvent(trx, {
+  const event = await recordEvent(trx, {
     storeId: sale.store_id,
     livemode: sale.livemode === 1,
     type: 'card_payment.refunded',
     object: toCardPayment(refunded),
   });
-  return refunded;
+  return { payment: refunded, event };
 }
