@@ -283,6 +283,112 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payments/card': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List card payments of the key’s mode, newest first, optionally by status or external_id
+     * @description Requires an API key with the `cards:read` scope.
+     */
+    get: operations['listCardPayments'];
+    put?: never;
+    /**
+     * Charge a card through the store’s PSP (API 1.3.0); Idempotency-Key is required, and a retry never charges twice
+     * @description Requires an API key with the `cards:write` scope.
+     *
+     *     Accepts an `Idempotency-Key` header to make retries safe.
+     */
+    post: operations['createCardPayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/card/installments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The installment options a buyer may choose for an amount (and card BIN), under the store’s policy
+     * @description Requires an API key with the `cards:read` scope.
+     */
+    get: operations['listCardInstallments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/card/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a card payment
+     * @description Requires an API key with the `cards:read` scope.
+     */
+    get: operations['getCardPayment'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/card/{id}/simulate_3ds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: the buyer authenticates (→ approved) or fails (→ declined authentication_failed)
+     * @description Requires an API key with the `cards:write` scope.
+     */
+    post: operations['simulateCardThreeDSecure'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/card/{id}/simulate_settlement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test keys only: the issuer decides a processing payment (→ approved, or declined issuer_declined)
+     * @description Requires an API key with the `cards:write` scope.
+     */
+    post: operations['simulateCardSettlement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payments/pix': {
     parameters: {
       query?: never;
@@ -969,6 +1075,169 @@ export interface components {
       days: components['schemas']['AnalyticsDay'][];
     };
     /**
+     * CardPayment
+     * @example {
+     *       "object": "card_payment",
+     *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+     *       "status": "requires_action",
+     *       "amount": 49.9,
+     *       "installments": 1,
+     *       "installment_amount": 10,
+     *       "total_amount": 10,
+     *       "card": null,
+     *       "customer": {
+     *         "name": "Checkout Black Friday",
+     *         "email": "maria@example.com.br",
+     *         "whatsapp": "+5511987654321",
+     *         "document": "12345678909"
+     *       },
+     *       "description": "Pedido 1042",
+     *       "external_id": "pedido-1042",
+     *       "metadata": {
+     *         "pedido": "1042"
+     *       },
+     *       "tracking": {
+     *         "utm_source": "facebook",
+     *         "utm_campaign": "black-friday",
+     *         "fbclid": "IwAR0abc"
+     *       },
+     *       "decline": null,
+     *       "next_action": null,
+     *       "provider": "mercadopago",
+     *       "authorization_code": null,
+     *       "sale_id": null,
+     *       "livemode": false,
+     *       "created_at": "2026-11-22T10:00:00.000Z",
+     *       "approved_at": "2026-11-22T10:00:00.000Z",
+     *       "declined_at": "2026-11-22T10:00:00.000Z"
+     *     }
+     */
+    CardPayment: {
+      /** @enum {string} */
+      object: 'card_payment';
+      /** @example card_3kTq9cV2mWx8YpLr0aZf */
+      id: string;
+      /**
+       * @description `requires_action` (3-D Secure waits for the buyer), `processing` (the PSP decides later), `approved`, `declined`, `refunded`.
+       * @enum {string}
+       */
+      status: 'requires_action' | 'processing' | 'approved' | 'declined' | 'refunded';
+      /**
+       * @description The goods' price, BRL.
+       * @example 997
+       */
+      amount: number;
+      installments: number;
+      /** @description Each installment, BRL, interest included. */
+      installment_amount: number;
+      /** @description What the buyer pays in all, BRL, interest included. */
+      total_amount: number;
+      card: {
+        /** @example visa */
+        brand: string;
+        /** @example 4242 */
+        last4: string;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null;
+      customer: {
+        /**
+         * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+         * @example Maria da Silva
+         */
+        name?: string;
+        /** Format: email */
+        email?: string;
+        /**
+         * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+         * @example +5511987654321
+         */
+        whatsapp?: string;
+        /**
+         * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+         * @example 123.456.789-09
+         */
+        document?: string;
+      };
+      description: string | null;
+      external_id: string | null;
+      /**
+       * @description At most 20 keys of 1-40 characters; values are strings of at most 500 characters.
+       * @example {
+       *       "order": "1001"
+       *     }
+       */
+      metadata: {
+        [key: string]: string;
+      } | null;
+      /**
+       * Tracking
+       * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+       * @example {
+       *       "utm_source": "facebook",
+       *       "utm_campaign": "black-friday",
+       *       "fbclid": "IwAR0abc"
+       *     }
+       */
+      tracking: {
+        utm_source?: string;
+        utm_medium?: string;
+        utm_campaign?: string;
+        utm_term?: string;
+        utm_content?: string;
+        src?: string;
+        sck?: string;
+        fbclid?: string;
+        gclid?: string;
+      };
+      decline: {
+        /** @enum {string} */
+        code:
+          | 'insufficient_funds'
+          | 'invalid_cvv'
+          | 'invalid_expiry'
+          | 'invalid_number'
+          | 'call_issuer'
+          | 'card_disabled'
+          | 'fraud_suspected'
+          | 'authentication_failed'
+          | 'duplicate'
+          | 'max_attempts'
+          | 'issuer_declined'
+          | 'processing_error';
+        message: string;
+        /** @description The PSP's own code, as it sent it. */
+        provider_code: string | null;
+      } | null;
+      next_action: {
+        /** @enum {string} */
+        type: 'three_d_secure';
+        /** @description Send the buyer here to authenticate the card. */
+        url: string;
+      } | null;
+      /** @enum {string} */
+      provider: 'mercadopago' | 'pagarme' | 'simulated';
+      authorization_code: string | null;
+      /** Format: uuid */
+      sale_id: string | null;
+      livemode: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      approved_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      declined_at: string | null;
+    };
+    /**
      * Checkout
      * @example {
      *       "object": "checkout",
@@ -1302,6 +1571,11 @@ export interface components {
         | 'subscription.renewed'
         | 'subscription.past_due'
         | 'subscription.canceled'
+        | 'card_payment.approved'
+        | 'card_payment.declined'
+        | 'card_payment.requires_action'
+        | 'card_payment.refunded'
+        | 'sale.charged_back'
         | 'webhook.test';
       /**
        * Format: date-time
@@ -1313,6 +1587,32 @@ export interface components {
         /** @description The resource, as its own endpoint returns it. */
         object: unknown;
       };
+    };
+    /**
+     * InstallmentOptions
+     * @example {
+     *       "object": "installment_options",
+     *       "amount": 49.9,
+     *       "options": [
+     *         {
+     *           "installments": 1,
+     *           "installment_amount": 10,
+     *           "total_amount": 10,
+     *           "interest_free": false
+     *         }
+     *       ]
+     *     }
+     */
+    InstallmentOptions: {
+      /** @enum {string} */
+      object: 'installment_options';
+      amount: number;
+      options: {
+        installments: number;
+        installment_amount: number;
+        total_amount: number;
+        interest_free: boolean;
+      }[];
     };
     /**
      * Order
@@ -1665,6 +1965,8 @@ export interface components {
      *       "amount": 49.9,
      *       "payment_method": "pix",
      *       "pix_charge_id": null,
+     *       "card_payment_id": null,
+     *       "installments": null,
      *       "product_id": null,
      *       "customer": null,
      *       "items": [
@@ -1701,16 +2003,23 @@ export interface components {
       object: 'sale';
       /** Format: uuid */
       id: string;
-      /** @enum {string} */
-      status: 'approved' | 'refunded';
+      /**
+       * @description `charged_back` (API 1.3.0) when the buyer disputed a card payment and its PSP took the money back.
+       * @enum {string}
+       */
+      status: 'approved' | 'refunded' | 'charged_back';
       /** @example 22.5 */
       amount: number;
       /**
-       * @description `free` when a purchase-page order totalled 0 and completed without a charge.
+       * @description `free` when a purchase-page order totalled 0 and completed without a charge; `card` (API 1.3.0) when paid by card.
        * @enum {string}
        */
-      payment_method: 'pix' | 'free';
+      payment_method: 'pix' | 'free' | 'card';
       pix_charge_id: string | null;
+      /** @description The card payment that paid this sale (API 1.3.0); null otherwise. */
+      card_payment_id: string | null;
+      /** @description How many installments the buyer chose for a card sale (API 1.3.0); null otherwise. */
+      installments: number | null;
       /** Format: uuid */
       product_id: string | null;
       customer: {
@@ -1843,6 +2152,12 @@ export interface components {
      *       },
      *       "conversions": {
      *         "meta": null
+     *       },
+     *       "card": {
+     *         "max_installments": 1,
+     *         "interest_free_installments": 1,
+     *         "monthly_interest_rate": 2.99,
+     *         "min_installment_amount": 5
      *       }
      *     }
      */
@@ -1884,6 +2199,23 @@ export interface components {
           test_event_code: string | null;
           browser_pixel: boolean;
         } | null;
+      };
+      /** @description Card installment terms. Simulated and Pagar.me payments use this table; Mercado Pago answers its own options, capped at `max_installments`. */
+      card: {
+        /** @description The most installments a buyer may choose, 1 to 12; default 12. */
+        max_installments: number;
+        /** @description Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1. */
+        interest_free_installments: number;
+        /**
+         * @description Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.
+         * @example 2.99
+         */
+        monthly_interest_rate: number;
+        /**
+         * @description An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.
+         * @example 5
+         */
+        min_installment_amount: number;
       };
     };
     /**
@@ -2061,6 +2393,11 @@ export interface components {
         | 'subscription.renewed'
         | 'subscription.past_due'
         | 'subscription.canceled'
+        | 'card_payment.approved'
+        | 'card_payment.declined'
+        | 'card_payment.requires_action'
+        | 'card_payment.refunded'
+        | 'sale.charged_back'
         | 'webhook.test';
       /** @description 1 for the first attempt, then 2, 3… for retries. */
       attempt: number;
@@ -2155,6 +2492,11 @@ export interface components {
         | 'subscription.renewed'
         | 'subscription.past_due'
         | 'subscription.canceled'
+        | 'card_payment.approved'
+        | 'card_payment.declined'
+        | 'card_payment.requires_action'
+        | 'card_payment.refunded'
+        | 'sale.charged_back'
       )[];
       /**
        * Format: date-time
@@ -2213,6 +2555,11 @@ export interface components {
         | 'subscription.renewed'
         | 'subscription.past_due'
         | 'subscription.canceled'
+        | 'card_payment.approved'
+        | 'card_payment.declined'
+        | 'card_payment.requires_action'
+        | 'card_payment.refunded'
+        | 'sale.charged_back'
       )[];
       /**
        * Format: date-time
@@ -4184,6 +4531,11 @@ export interface operations {
           | 'subscription.renewed'
           | 'subscription.past_due'
           | 'subscription.canceled'
+          | 'card_payment.approved'
+          | 'card_payment.declined'
+          | 'card_payment.requires_action'
+          | 'card_payment.refunded'
+          | 'sale.charged_back'
           | 'webhook.test';
       };
       header?: never;
@@ -4790,6 +5142,1131 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listCardPayments: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-100. */
+        limit?: number;
+        /** @description Opaque cursor: the `next_cursor` of the previous page. */
+        starting_after?: string;
+        /** @description `requires_action` (3-D Secure waits for the buyer), `processing` (the PSP decides later), `approved`, `declined`, `refunded`. */
+        status?: 'requires_action' | 'processing' | 'approved' | 'declined' | 'refunded';
+        external_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of card payment objects, newest first. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "card_payment",
+           *           "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *           "status": "requires_action",
+           *           "amount": 49.9,
+           *           "installments": 1,
+           *           "installment_amount": 10,
+           *           "total_amount": 10,
+           *           "card": null,
+           *           "customer": {
+           *             "name": "Checkout Black Friday",
+           *             "email": "maria@example.com.br",
+           *             "whatsapp": "+5511987654321",
+           *             "document": "12345678909"
+           *           },
+           *           "description": "Pedido 1042",
+           *           "external_id": "pedido-1042",
+           *           "metadata": {
+           *             "pedido": "1042"
+           *           },
+           *           "tracking": {
+           *             "utm_source": "facebook",
+           *             "utm_campaign": "black-friday",
+           *             "fbclid": "IwAR0abc"
+           *           },
+           *           "decline": null,
+           *           "next_action": null,
+           *           "provider": "mercadopago",
+           *           "authorization_code": null,
+           *           "sale_id": null,
+           *           "livemode": false,
+           *           "created_at": "2026-11-22T10:00:00.000Z",
+           *           "approved_at": "2026-11-22T10:00:00.000Z",
+           *           "declined_at": "2026-11-22T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            object: 'list';
+            data: components['schemas']['CardPayment'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createCardPayment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the creation safe to retry: kept 24 hours per store and mode (a key sent with a test API key and the same key sent with a live one are two keys: an answer is never replayed in the other mode). The same key with the same method, path and body replays the first answer (`Idempotent-Replayed: true`); with another body or path, or while the first request runs, it answers 409 `idempotency_conflict`. 5xx answers are not kept. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 49.9,
+         *       "card": {
+         *         "token": "tok_test_approved"
+         *       },
+         *       "customer": {},
+         *       "description": "Pedido 1042",
+         *       "external_id": "pedido-1042",
+         *       "metadata": {
+         *         "pedido": "1042"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description The goods' price, BRL, 1.00 to 1,000,000; interest, when the installments carry any, is added to it in `total_amount`.
+           * @example 997
+           */
+          amount: number;
+          /**
+           * @description One of the options `GET /payments/card/installments` answers.
+           * @default 1
+           */
+          installments?: number;
+          card: {
+            /**
+             * @description The single-use token the PSP’s script made in the buyer’s browser; test mode without a test PSP takes `tok_test_approved`, `tok_test_declined_<code>`, `tok_test_3ds` or `tok_test_processing`.
+             * @example tok_test_approved
+             */
+            token: string;
+            /** @description The brand the PSP’s script found (Mercado Pago `payment_method_id`: `visa`, `master`…). */
+            brand?: string;
+            /** @description Mercado Pago’s `issuer_id`, when its script gave one. */
+            issuer_id?: string;
+          };
+          customer: {
+            /**
+             * @description The payer's name (API 1.1.0), sent to a live PSP with the document.
+             * @example Maria da Silva
+             */
+            name?: string;
+            /** Format: email */
+            email?: string;
+            /**
+             * @description CPF or CNPJ, bare or masked, checked by its check digits; answered bare.
+             * @example 123.456.789-09
+             */
+            document?: string;
+            /**
+             * @description Digits with an optional leading +, 10-15 digits (E.164 or DDD + number).
+             * @example +5511987654321
+             */
+            whatsapp?: string;
+          };
+          description?: string;
+          /** @description Your own id, unique per store and mode. Reusing one answers 200 with the existing payment and charges nothing. */
+          external_id?: string;
+          /**
+           * @description At most 20 keys of 1-40 characters; values are strings of at most 500 characters.
+           * @example {
+           *       "order": "1001"
+           *     }
+           */
+          metadata?: {
+            [key: string]: string;
+          };
+          /**
+           * Tracking
+           * @description Campaign attribution (API 1.2.0): the `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `src`, `sck`, `fbclid` and `gclid` the purchase page found in its URL, each 1-200 characters; only the keys that were present (`{}` when none).
+           * @example {
+           *       "utm_source": "facebook",
+           *       "utm_campaign": "black-friday",
+           *       "fbclid": "IwAR0abc"
+           *     }
+           */
+          tracking?: {
+            utm_source?: string;
+            utm_medium?: string;
+            utm_campaign?: string;
+            utm_term?: string;
+            utm_content?: string;
+            src?: string;
+            sck?: string;
+            fbclid?: string;
+            gclid?: string;
+          };
+          /**
+           * Format: uuid
+           * @description An active product this payment sells.
+           */
+          product_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The card payment. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "card_payment",
+           *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *       "status": "requires_action",
+           *       "amount": 49.9,
+           *       "installments": 1,
+           *       "installment_amount": 10,
+           *       "total_amount": 10,
+           *       "card": null,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "decline": null,
+           *       "next_action": null,
+           *       "provider": "mercadopago",
+           *       "authorization_code": null,
+           *       "sale_id": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "approved_at": "2026-11-22T10:00:00.000Z",
+           *       "declined_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CardPayment'];
+        };
+      };
+      /** @description The card payment. */
+      201: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "card_payment",
+           *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *       "status": "requires_action",
+           *       "amount": 49.9,
+           *       "installments": 1,
+           *       "installment_amount": 10,
+           *       "total_amount": 10,
+           *       "card": null,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "decline": null,
+           *       "next_action": null,
+           *       "provider": "mercadopago",
+           *       "authorization_code": null,
+           *       "sale_id": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "approved_at": "2026-11-22T10:00:00.000Z",
+           *       "declined_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CardPayment'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `idempotency_conflict`: this `Idempotency-Key` was used with another body or path, or its first request is still running. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listCardInstallments: {
+    parameters: {
+      query: {
+        /** @description BRL, 1.00 to 1,000,000. */
+        amount: number;
+        /** @description The card’s first 6 to 8 digits (Mercado Pago prices by it). */
+        bin?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The installment options. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "installment_options",
+           *       "amount": 49.9,
+           *       "options": [
+           *         {
+           *           "installments": 1,
+           *           "installment_amount": 10,
+           *           "total_amount": 10,
+           *           "interest_free": false
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InstallmentOptions'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `provider_error`: the PSP failed (5xx, timeout, refused TLS or credentials, or a problem it reported); the message names what it said and nothing was written. Retryable (with the same `Idempotency-Key`). */
+      502: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getCardPayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The card payment. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "card_payment",
+           *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *       "status": "requires_action",
+           *       "amount": 49.9,
+           *       "installments": 1,
+           *       "installment_amount": 10,
+           *       "total_amount": 10,
+           *       "card": null,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "decline": null,
+           *       "next_action": null,
+           *       "provider": "mercadopago",
+           *       "authorization_code": null,
+           *       "sale_id": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "approved_at": "2026-11-22T10:00:00.000Z",
+           *       "declined_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CardPayment'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateCardThreeDSecure: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "result": "authenticated"
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          result: 'authenticated' | 'failed';
+        };
+      };
+    };
+    responses: {
+      /** @description The card payment. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "card_payment",
+           *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *       "status": "requires_action",
+           *       "amount": 49.9,
+           *       "installments": 1,
+           *       "installment_amount": 10,
+           *       "total_amount": 10,
+           *       "card": null,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "decline": null,
+           *       "next_action": null,
+           *       "provider": "mercadopago",
+           *       "authorization_code": null,
+           *       "sale_id": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "approved_at": "2026-11-22T10:00:00.000Z",
+           *       "declined_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CardPayment'];
+        };
+      };
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `unauthorized`: the API key is missing, malformed, invalid or revoked. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `insufficient_scope`: the API key lacks the scope this operation requires. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `not_found`: no such resource in the caller’s store (a malformed id, an unknown id and another store’s resource answer alike). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `payload_too_large`: the request body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `rate_limited`: too many requests for this API key, or too many failed authentications (wrong API keys) from this address; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `internal_error`: a failure on the service side. A retry with the same `Idempotency-Key` is safe. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The service is unavailable for now: `service_unavailable` while its database is unreachable (retry after `Retry-After` seconds). */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  simulateCardSettlement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource id. A malformed or unknown id, or the id of another store’s resource, answers 404 `not_found`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "result": "approved"
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          result: 'approved' | 'declined';
+        };
+      };
+    };
+    responses: {
+      /** @description The card payment. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "card_payment",
+           *       "id": "card_3kTq9cV2mWx8YpLr0aZf",
+           *       "status": "requires_action",
+           *       "amount": 49.9,
+           *       "installments": 1,
+           *       "installment_amount": 10,
+           *       "total_amount": 10,
+           *       "card": null,
+           *       "customer": {
+           *         "name": "Checkout Black Friday",
+           *         "email": "maria@example.com.br",
+           *         "whatsapp": "+5511987654321",
+           *         "document": "12345678909"
+           *       },
+           *       "description": "Pedido 1042",
+           *       "external_id": "pedido-1042",
+           *       "metadata": {
+           *         "pedido": "1042"
+           *       },
+           *       "tracking": {
+           *         "utm_source": "facebook",
+           *         "utm_campaign": "black-friday",
+           *         "fbclid": "IwAR0abc"
+           *       },
+           *       "decline": null,
+           *       "next_action": null,
+           *       "provider": "mercadopago",
+           *       "authorization_code": null,
+           *       "sale_id": null,
+           *       "livemode": false,
+           *       "created_at": "2026-11-22T10:00:00.000Z",
+           *       "approved_at": "2026-11-22T10:00:00.000Z",
+           *       "declined_at": "2026-11-22T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CardPayment'];
         };
       };
       /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
@@ -7044,6 +8521,8 @@ export interface operations {
            *           "amount": 49.9,
            *           "payment_method": "pix",
            *           "pix_charge_id": null,
+           *           "card_payment_id": null,
+           *           "installments": null,
            *           "product_id": null,
            *           "customer": null,
            *           "items": [
@@ -7198,6 +8677,8 @@ export interface operations {
            *       "amount": 49.9,
            *       "payment_method": "pix",
            *       "pix_charge_id": null,
+           *       "card_payment_id": null,
+           *       "installments": null,
            *       "product_id": null,
            *       "customer": null,
            *       "items": [
@@ -7342,6 +8823,8 @@ export interface operations {
            *       "amount": 49.9,
            *       "payment_method": "pix",
            *       "pix_charge_id": null,
+           *       "card_payment_id": null,
+           *       "installments": null,
            *       "product_id": null,
            *       "customer": null,
            *       "items": [
@@ -7525,6 +9008,8 @@ export interface operations {
            *       "amount": 49.9,
            *       "payment_method": "pix",
            *       "pix_charge_id": null,
+           *       "card_payment_id": null,
+           *       "installments": null,
            *       "product_id": null,
            *       "customer": null,
            *       "items": [
@@ -7700,6 +9185,12 @@ export interface operations {
            *       },
            *       "conversions": {
            *         "meta": null
+           *       },
+           *       "card": {
+           *         "max_installments": 1,
+           *         "interest_free_installments": 1,
+           *         "monthly_interest_rate": 2.99,
+           *         "min_installment_amount": 5
            *       }
            *     }
            */
@@ -7813,6 +9304,23 @@ export interface operations {
               browser_pixel?: boolean;
             } | null;
           };
+          /** @description Only the fields sent change; `interest_free_installments` past `max_installments` (sent or kept) is refused. */
+          card?: {
+            /** @description The most installments a buyer may choose, 1 to 12; default 12. */
+            max_installments?: number;
+            /** @description Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1. */
+            interest_free_installments?: number;
+            /**
+             * @description Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.
+             * @example 2.99
+             */
+            monthly_interest_rate?: number;
+            /**
+             * @description An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.
+             * @example 5
+             */
+            min_installment_amount?: number;
+          };
         };
       };
     };
@@ -7843,6 +9351,12 @@ export interface operations {
            *       },
            *       "conversions": {
            *         "meta": null
+           *       },
+           *       "card": {
+           *         "max_installments": 1,
+           *         "interest_free_installments": 1,
+           *         "monthly_interest_rate": 2.99,
+           *         "min_installment_amount": 5
            *       }
            *     }
            */
@@ -9325,6 +10839,11 @@ export interface operations {
             | 'subscription.renewed'
             | 'subscription.past_due'
             | 'subscription.canceled'
+            | 'card_payment.approved'
+            | 'card_payment.declined'
+            | 'card_payment.requires_action'
+            | 'card_payment.refunded'
+            | 'sale.charged_back'
           )[];
           /** @description Internal label. */
           description?: string | null;
@@ -9779,6 +11298,11 @@ export interface operations {
             | 'subscription.renewed'
             | 'subscription.past_due'
             | 'subscription.canceled'
+            | 'card_payment.approved'
+            | 'card_payment.declined'
+            | 'card_payment.requires_action'
+            | 'card_payment.refunded'
+            | 'sale.charged_back'
           )[];
           /** @description Internal label. */
           description?: string | null;

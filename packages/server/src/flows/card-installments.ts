@@ -1,25 +1,11 @@
 import type { StoresTable } from '../domain/stores/stores.js';
-import type { InstallmentOption, InstallmentPolicy } from '../domain/payments/card-provider.js';
+import type { InstallmentOption } from '../domain/payments/card-provider.js';
+import { installmentPolicyOf } from '../domain/stores/installment-settings.js';
 import type { PaymentProviders, ProviderScope } from '../domain/payments/payment-providers.js';
 import { fromCents } from '../platform/values/money.js';
 
-/** The store's installment terms as the price table reads them (the rate is kept in basis points). */
-export function installmentPolicyOf(
-  store: Pick<
-    StoresTable,
-    | 'card_max_installments'
-    | 'card_interest_free_installments'
-    | 'card_monthly_interest_bp'
-    | 'card_min_installment_cents'
-  >,
-): InstallmentPolicy {
-  return {
-    maxInstallments: store.card_max_installments,
-    interestFreeInstallments: store.card_interest_free_installments,
-    monthlyInterestRate: store.card_monthly_interest_bp / 100,
-    minInstallmentCents: store.card_min_installment_cents,
-  };
-}
+/** Kept by the stores module; the card flows read it from here. */
+export { installmentPolicyOf };
 
 /** The `installment_options` object the API and the purchase page answer. */
 export interface InstallmentOptions {

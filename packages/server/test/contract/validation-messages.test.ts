@@ -77,14 +77,21 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
   for (const [method, op] of Object.entries<Schema>(item)) {
     // Validation comes before existence, so any well-formed id reaches it.
     const path = template.replace(/\{[^}]+\}/g, () => randomUUID());
-    for (const parameter of (op.parameters ?? []).filter((p: Schema) => p.in === 'query')) {
+    const queryParameters = (op.parameters ?? []).filter((p: Schema) => p.in === 'query');
+    // The other required parameters, well formed, so the broken one is the error answered.
+    const requiredBesides = (name: string) =>
+      queryParameters
+        .filter((p: Schema) => p.required && p.name !== name)
+        .map((p: Schema) => `&${p.name}=${encodeURIComponent(String(resolve(p.schema).example ?? 1))}`)
+        .join('');
+    for (const parameter of queryParameters) {
       const schema = resolve(parameter.schema);
       if (Array.isArray(schema.enum))
         cases.push({
           name: `${method} ${template} ?${parameter.name} enum`,
           method,
           path,
-          query: `${parameter.name}=not_a_value`,
+          query: `${parameter.name}=not_a_value${requiredBesides(parameter.name)}`,
           field: parameter.name,
         });
       if (typeof schema.pattern === 'string')
@@ -92,7 +99,7 @@ for (const [template, item] of Object.entries<Schema>(DOCUMENT.paths)) {
           name: `${method} ${template} ?${parameter.name} pattern`,
           method,
           path,
-          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}`,
+          query: `${parameter.name}=${encodeURIComponent(breaking(schema))}${requiredBesides(parameter.name)}`,
           field: parameter.name,
           pattern: schema.pattern,
         });

@@ -24,7 +24,7 @@ function readableText(html: string): string {
     .replace(/<(script|style|code|pre|kbd|samp|textarea|select)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&[a-z]+;|&#\d+;/gi, ' ')
-    .replace(/\b[a-z]+\.[a-z_]+\b|\{\{\w+\}\}/g, ' ')
+    .replace(/\b[a-z_]+\.[a-z_]+\b|\{\{\w+\}\}/g, ' ')
     .replace(/\s+/g, ' ');
 }
 

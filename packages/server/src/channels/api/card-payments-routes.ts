@@ -137,6 +137,7 @@ const InstallmentsQuery = Type.Object(
     bin: Type.Optional(
       Type.String({
         pattern: '^[0-9]{6,8}$',
+        maxLength: 8,
         description: 'The card’s first 6 to 8 digits (Mercado Pago prices by it).',
       }),
     ),
@@ -148,7 +149,7 @@ const ListCardPaymentsQuery = Type.Partial(
   Type.Object({
     ...PageQuery,
     status: CardPaymentStatusSchema,
-    external_id: Type.String({ pattern: EXTERNAL_ID_PATTERN }),
+    external_id: Type.String({ pattern: EXTERNAL_ID_PATTERN, maxLength: 100 }),
   }),
   { additionalProperties: false },
 );

@@ -49,11 +49,11 @@ export function receivingAccountMissing(): ApiError {
   );
 }
 
-/** A live key's card payment at a store without a live card PSP: retrying cannot help until one is set. */
-export function cardProviderNotConfigured(): ApiError {
+/** A live card payment in a store without a live card PSP: an operator or owner sets one up first. */
+export function cardNotConfigured(): ApiError {
   return new ApiError(
     400,
     'provider_not_configured',
-    'This store has no live card provider configured, so live keys cannot take card payments. An operator sets one up with `storefront card-provider set --store <store_id> --mode live --provider mercadopago|pagarme …`, or an owner on the dashboard (Configurações › Cartão de crédito); until then use a test key (sk_test_…), which the simulated card provider serves.',
+    'This store has no live card provider configured, so live keys cannot take card payments. An operator sets one up with `storefront card-provider set --store <store_id> --mode live --provider mercadopago|pagarme …` (or an owner on the dashboard, Configurações › Cartão de crédito); until then use a test key (sk_test_…), which takes simulated cards.',
   );
 }

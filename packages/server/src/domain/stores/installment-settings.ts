@@ -25,7 +25,15 @@ export interface InstallmentSettingsInput {
 }
 
 /** The store's terms as the price table reads them (the rate in percent: 299 basis points → 2.99). */
-export function installmentPolicyOf(store: StoresTable): InstallmentPolicy {
+export function installmentPolicyOf(
+  store: Pick<
+    StoresTable,
+    | 'card_max_installments'
+    | 'card_interest_free_installments'
+    | 'card_monthly_interest_bp'
+    | 'card_min_installment_cents'
+  >,
+): InstallmentPolicy {
   return {
     maxInstallments: store.card_max_installments,
     interestFreeInstallments: store.card_interest_free_installments,

@@ -93,7 +93,7 @@ function credentialMessage(error: CardCredentialError, psp: CardPsp, mode: CardM
       : 'O segredo do webhook é só do Mercado Pago: deixe-o em branco para o Pagar.me.';
   if (error.problem === 'same_as_secret')
     return 'A chave pública não pode ser igual à secreta: ela aparece na página de compra.';
-  if (error.problem === 'empty') return `${name} é obrigatório(a).`;
+  if (error.problem === 'empty') return `Informe ${name.charAt(0).toLowerCase()}${name.slice(1)}.`;
   const prefixes = CREDENTIAL_PREFIXES[psp][error.field];
   if (error.problem === 'other_mode') {
     const other = mode === 'live' ? 'test' : 'live';

@@ -6,7 +6,7 @@ import type { CardProvider } from '../card-provider.js';
 import { mercadoPagoProvider } from '../mercadopago/mercadopago-provider.js';
 import { pagarmeProvider } from '../pagarme/pagarme-provider.js';
 import type { ProviderScope } from '../payment-providers.js';
-import { cardProviderNotConfigured } from '../provider-errors.js';
+import { cardNotConfigured } from '../provider-errors.js';
 import { simulatedCardProvider } from '../simulated/simulated-card-provider.js';
 import { storeProviders } from '../store-providers.js';
 import { cardSecretsOf, findCardProviderSettings, modeName } from './card-provider-settings.js';
@@ -57,7 +57,7 @@ export function cardProviders(db: Kysely<Database>, options: CardProvidersOption
     const livemode = mode === modeName(true);
     const row = await findCardProviderSettings(db, storeId, livemode);
     if (row) return { version: `${row.provider}|${row.updated_at}`, build: () => build(box, row, options) };
-    if (livemode) throw cardProviderNotConfigured();
+    if (livemode) throw cardNotConfigured();
     return { version: 'simulated', build: () => simulatedCardProvider };
   });
   return {

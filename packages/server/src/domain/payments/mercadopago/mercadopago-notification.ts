@@ -8,8 +8,9 @@ import type { CardNotification, CardNotificationRef } from '../card-provider.js'
  *
  * With the application's secret signature set, `x-signature: ts=<unix seconds>,v1=<hex>` must be the
  * HMAC-SHA256, keyed with that secret, of the manifest `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`
- * (the id as the query carries it, lower-cased when alphanumeric; a part whose value did not come is
- * left out, as Mercado Pago's documentation says). The timestamp is not held to a window: a replayed
+ * (the id as the query carries it, or the body's when the query has none, so the id acted on is
+ * always the one signed; lower-cased when alphanumeric; a part whose value did not come is left out,
+ * as Mercado Pago's documentation says). The timestamp is not held to a window: a replayed
  * notification can only make us read the payment back from Mercado Pago, which is harmless.
  */
 export function readMercadoPagoNotification(

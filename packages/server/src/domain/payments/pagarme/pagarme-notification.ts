@@ -5,10 +5,10 @@ import type { CardNotification, CardNotificationRef } from '../card-provider.js'
  * for `order.*` events and the charge for `charge.*` events (its order in `data.order`). Other
  * events (customers, subscriptions, recipients…) and charges of no order answer null.
  *
- * Pagar.me v5 webhooks carry no signature this service could verify (the seller may set Basic
- * credentials on the URL, but the callback token in the URL already plays that part), so a
- * webhook is never answered `forged`: what makes it safe is that nothing changes on its word, the
- * order is read back with `GET /orders/{id}` first.
+ * Pagar.me v5 webhooks carry no signature this service could verify, so a webhook is never
+ * answered `forged`: what makes it safe is that nothing changes on its word, the order it names is
+ * read back with `GET /orders/{id}` (with the store's secret key) before anything changes, and a
+ * forged body can at most make us read an order again.
  */
 export function readPagarmeNotification(notification: CardNotification): CardNotificationRef | null {
   let hook: { type?: unknown; data?: { id?: unknown; order?: { id?: unknown } | null } | null };

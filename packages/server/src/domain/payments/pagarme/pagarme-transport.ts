@@ -55,7 +55,8 @@ export function createPagarmeTransport(connection: PagarmeConnection): PagarmeTr
   const authorization = `Basic ${Buffer.from(`${connection.secretKey}:`).toString('base64')}`;
   const origin = new URL(connection.baseUrl).origin;
   /** Belt and braces: whatever a lower layer put in a message, the key never leaves this module. */
-  const redact = (text: string) => text.split(connection.secretKey).join('[secret key]');
+  const redact = (text: string) =>
+    connection.secretKey === '' ? text : text.split(connection.secretKey).join('[secret key]');
 
   return {
     async call<T>(method: Dispatcher.HttpMethod, path: string, options: PagarmeCall = {}): Promise<T> {
