@@ -4,6 +4,7 @@ import type { Customer } from '../domain/kernel/customer.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { SaleItem } from '../domain/kernel/line-items.js';
 import type { DeliveryEmailInput, DeliveryItem } from '../domain/email/template.js';
+import { formatBrl } from '../platform/values/money.js';
 
 /**
  * A subscription's words where the product has none of its own: its first payment says the
@@ -34,6 +35,13 @@ function templatesOf(
   return { subject: row.delivery_email_subject ?? words.subject, body: row.delivery_email_body ?? body };
 }
 
+/** How a card sale's e-mail names its payment: `Cartão de crédito, 3x de R$ 33,33`, or `à vista`. */
+export function cardPaymentWords(installments: number, installmentCents: number): string {
+  return installments === 1
+    ? 'Cartão de crédito, à vista'
+    : `Cartão de crédito, ${installments}x de ${formatBrl(installmentCents)}`;
+}
+
 /** What a sale with no product is called in its e-mail: the charge's description, or this. */
 const UNNAMED_PURCHASE = 'sua compra';
 
@@ -47,7 +55,7 @@ export interface DeliveryEmailSource {
  * corrects before a retry or a resend is the one that goes out. One query for the sale, its store and
  * its product. The items are listed main product first: a purchase-page sale's own `items` (the
  * product and any order bump, each with its product's current access link), else the one product
- * the sale names (`product_id`), else the charge's description.
+ * the sale names (`product_id`), else the description of its Pix charge or card payment.
  */
 export async function loadDeliveryEmail(
   db: Kysely<Database>,
@@ -58,6 +66,11 @@ export async function loadDeliveryEmail(
     .innerJoin('stores', 'stores.id', 'sales.store_id')
     .leftJoin('products', (join) =>
       join.onRef('products.id', '=', 'sales.product_id').onRef('products.store_id', '=', 'sales.store_id'),
+    )
+    .leftJoin('card_payments', (join) =>
+      join
+        .onRef('card_payments.id', '=', 'sales.card_payment_id')
+        .onRef('card_payments.store_id', '=', 'sales.store_id'),
     )
     .select([
       'sales.id',
@@ -73,6 +86,10 @@ export async function loadDeliveryEmail(
       'products.link_acesso',
       'products.delivery_email_subject',
       'products.delivery_email_body',
+      'card_payments.installments as card_installments',
+      'card_payments.installment_amount_cents',
+      'card_payments.total_amount_cents',
+      'card_payments.description as card_description',
     ])
     .where('sales.id', '=', saleId)
     .executeTakeFirst();
@@ -81,15 +98,29 @@ export async function loadDeliveryEmail(
     row.items !== null && row.items !== '[]'
       ? await currentItems(db, row.store_id, JSON.parse(row.items) as SaleItem[])
       : row.nome === null
-        ? [{ nome: await chargeDescription(db, row.store_id, row.pix_charge_id), linkAcesso: null }]
+        ? [
+            {
+              nome: row.card_description ?? (await chargeDescription(db, row.store_id, row.pix_charge_id)),
+              linkAcesso: null,
+            },
+          ]
         : [{ nome: row.nome, linkAcesso: row.link_acesso }];
   const customer = row.customer === null ? null : (JSON.parse(row.customer) as Customer);
+  // A card sale tells the buyer what they pay, interest included, and in how many installments.
+  const card =
+    row.card_installments === null || row.installment_amount_cents === null || row.total_amount_cents === null
+      ? null
+      : {
+          amountCents: row.total_amount_cents,
+          payment: cardPaymentWords(row.card_installments, row.installment_amount_cents),
+        };
   return {
     sale: { id: row.id, status: row.status, customer: row.customer },
     input: {
       storeName: row.store_name,
       customerName: customer?.name ?? null,
-      amountCents: row.amount_cents,
+      amountCents: card?.amountCents ?? row.amount_cents,
+      payment: card?.payment ?? null,
       items,
       ...templatesOf(row, items[0]?.linkAcesso != null),
     },

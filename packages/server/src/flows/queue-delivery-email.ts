@@ -88,6 +88,7 @@ export function countSkippedEmail(sale: Sale): void {
 export const RESEND_REFUSALS = {
   noRecipient: "This sale's customer has no e-mail address, so there is no delivery e-mail to send.",
   refunded: 'This sale is refunded; its delivery e-mail is not sent again.',
+  chargedBack: 'This sale was charged back; its delivery e-mail is not sent again.',
   noSmtp:
     'Delivery e-mail is not configured on this service: set SMTP_URL and STOREFRONT_MAIL_FROM, then resend.',
 } as const;
@@ -100,6 +101,7 @@ export async function resendDeliveryEmail(
 ): Promise<SalesTable> {
   if (recipientOf(sale) === null) throw invalidRequest(RESEND_REFUSALS.noRecipient);
   if (sale.status === 'refunded') throw invalidRequest(RESEND_REFUSALS.refunded);
+  if (sale.status === 'charged_back') throw invalidRequest(RESEND_REFUSALS.chargedBack);
   if (mail.smtp === null) throw invalidRequest(RESEND_REFUSALS.noSmtp);
   const now = nowIso();
   const job = jobFor(sale, now);

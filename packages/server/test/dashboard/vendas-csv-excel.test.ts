@@ -23,6 +23,9 @@ const EXCEL_HEADER = [
   'Cupom',
   'utm_source',
   'utm_campaign',
+  'Bandeira',
+  'Final do cartão',
+  'Parcelas',
 ];
 
 /** Values a buyer may type that a spreadsheet splitting on `,` or `;` would otherwise run. */
@@ -132,6 +135,9 @@ describeEachDatabase(
         'VERAO',
         'instagram',
         "promo;'=1+1",
+        '',
+        '',
+        '',
       ]);
       expect(byId.get(refunded)!.slice(2, 4)).toEqual(['Reembolsada', '7,00']);
       expect(byId.get(hostile)![7]).toBe(neutraliseFormulas(HOSTILE));

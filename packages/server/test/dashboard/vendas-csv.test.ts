@@ -7,7 +7,7 @@ import { CSV_BATCH } from '../../src/channels/dashboard/sales/sales-csv.js';
 import { cloneSales, paidSale } from './vendas-support.js';
 
 const HEADER =
-  'id,created_at,status,amount,payment_method,product,customer_name,customer_email,customer_document,coupon,utm_source,utm_campaign';
+  'id,created_at,status,amount,payment_method,product,customer_name,customer_email,customer_document,coupon,utm_source,utm_campaign,card_brand,card_last4,installments';
 
 /** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -77,7 +77,7 @@ describeEachDatabase('dashboard Vendas CSV export', (api: TestApi) => {
     const rows = records.slice(1);
     expect(rows).toHaveLength(253);
     expect(rows.length).toBeGreaterThan(CSV_BATCH);
-    expect(rows.every((row) => row.length === 12)).toBe(true);
+    expect(rows.every((row) => row.length === 15)).toBe(true);
     expect(new Set(rows.map((row) => row[0])).size).toBe(253);
     expect(rows.slice(-250).map((row) => row[0])).toEqual(clones);
     expect(response.text).not.toContain('Fora da Loja');
@@ -92,7 +92,7 @@ describeEachDatabase('dashboard Vendas CSV export', (api: TestApi) => {
     expect(row[3]).toBe('0.05');
     expect(row[6]).toBe('\'=HYPERLINK("http://evil.example","x"), <b>');
     expect(row[8]).toBe('52998224725');
-    expect(row.slice(9)).toEqual(['', '', '']);
+    expect(row.slice(9)).toEqual(['', '', '', '', '', '']);
     const text = (await csv()).text;
     expect(text).toContain('"\'=HYPERLINK(""http://evil.example"",""x""), <b>"');
     expect(text).toContain('"Linha\nDois, ""Três"""');

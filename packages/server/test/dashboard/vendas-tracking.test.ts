@@ -8,7 +8,7 @@ import type { Shop } from '../pages/page-support.js';
 import { orderIdOf } from '../orders/orders-support.js';
 
 const HEADER =
-  'id,created_at,status,amount,payment_method,product,customer_name,customer_email,customer_document,coupon,utm_source,utm_campaign';
+  'id,created_at,status,amount,payment_method,product,customer_name,customer_email,customer_document,coupon,utm_source,utm_campaign,card_brand,card_last4,installments';
 
 /** The sale paid with a charge. */
 async function saleOf(api: TestApi, charge: string) {
@@ -79,17 +79,18 @@ describeEachDatabase('dashboard Vendas: tracking and recovered sales', (api) => 
     const csv = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/vendas.csv');
     expect(csv.status).toBe(200);
     expect(csv.text.split('\r\n')[0]).toBe(HEADER);
-    expect(lineOf(csv.text, tracked)!.split(',').slice(-2)).toEqual(['facebook', 'black-friday']);
-    expect(lineOf(csv.text, recovered)!.split(',').slice(-2)).toEqual(['email', 'volta']);
-    // A sale without tracking: the two columns are empty, the row still has twelve fields.
-    expect(lineOf(csv.text, plain)!.split(',')).toHaveLength(12);
-    expect(lineOf(csv.text, plain)!.endsWith(',,,')).toBe(true);
+    // The card's three columns follow, empty for a Pix sale.
+    expect(lineOf(csv.text, tracked)!.split(',').slice(-5)).toEqual(['facebook', 'black-friday', '', '', '']);
+    expect(lineOf(csv.text, recovered)!.split(',').slice(-5)).toEqual(['email', 'volta', '', '', '']);
+    // A sale without tracking: the two columns are empty, the row still has fifteen fields.
+    expect(lineOf(csv.text, plain)!.split(',')).toHaveLength(15);
+    expect(lineOf(csv.text, plain)!.endsWith(',,,,,,')).toBe(true);
   });
 
   it('tracking values are quoted and a formula is neutralised', async () => {
     const csv = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/vendas.csv');
     expect(
-      lineOf(csv.text, hostile)!.endsWith(`,"'=cmd|""/c calc""!A1","<script>alert(1)</script>, ""x"""`),
+      lineOf(csv.text, hostile)!.endsWith(`,"'=cmd|""/c calc""!A1","<script>alert(1)</script>, ""x""",,,`),
     ).toBe(true);
   });
 

@@ -14,6 +14,8 @@ export interface DeliveryEmailInput {
   storeName: string;
   customerName: string | null;
   amountCents: number;
+  /** How a card sale was paid (`Cartão de crédito, 3x de R$ 33,33`), told by the default greeting; null for Pix. */
+  payment?: string | null;
   /** At least one; the first is the main product, whose subject and body templates are used. */
   items: DeliveryItem[];
   subject: string | null;
@@ -21,8 +23,9 @@ export interface DeliveryEmailInput {
 }
 
 const DEFAULT_SUBJECT = 'Compra aprovada: {{produto}}';
-const DEFAULT_GREETING =
-  'Olá, {{nome}}!\n\nSeu pagamento de {{valor}} foi aprovado. Obrigado pela sua compra em {{loja}}!';
+/** The greeting without a template of the product's own; a card sale's says how it was paid. */
+const defaultGreeting = (payment: string | null | undefined) =>
+  `Olá, {{nome}}!\n\nSeu pagamento de {{valor}}${payment ? ` (${payment})` : ''} foi aprovado. Obrigado pela sua compra em {{loja}}!`;
 const DEFAULT_ACCESS_LINE = '\n\nAcesse {{produto}}: {{link_acesso}}';
 /** Who the greeting names when the customer gave no name. */
 const NAMELESS = 'cliente';
@@ -86,7 +89,8 @@ export function composeDeliveryEmail(input: DeliveryEmailInput): ComposedEmail {
   };
   const several = input.items.length > 1;
   const body =
-    input.body ?? DEFAULT_GREETING + (main.linkAcesso !== null && !several ? DEFAULT_ACCESS_LINE : '');
+    input.body ??
+    defaultGreeting(input.payment) + (main.linkAcesso !== null && !several ? DEFAULT_ACCESS_LINE : '');
   return compose<Placeholder>({
     subject: input.subject ?? DEFAULT_SUBJECT,
     body,

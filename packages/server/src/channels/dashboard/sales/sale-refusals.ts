@@ -9,6 +9,7 @@ const IN_PORTUGUESE = new Map<string, string>([
   [REFUND_REFUSALS.pending, 'já há um reembolso desta venda em andamento no PSP; o resultado aparece aqui.'],
   [RESEND_REFUSALS.noRecipient, 'o cliente desta venda não tem e-mail.'],
   [RESEND_REFUSALS.refunded, 'a venda foi reembolsada; o e-mail de entrega não é reenviado.'],
+  [RESEND_REFUSALS.chargedBack, 'a venda foi contestada; o e-mail de entrega não é reenviado.'],
   [
     RESEND_REFUSALS.noSmtp,
     'o serviço não tem envio de e-mail configurado (quem administra o servidor configura SMTP_URL e STOREFRONT_MAIL_FROM).',

@@ -153,7 +153,11 @@ export function filteredSalesQuery(
 ): Compilable<ListedSale> & { execute(): Promise<ListedSale[]> } {
   return salesOfFilter(db, scope, query, cursor, floor)
     .leftJoin('products', 'products.id', 'sales.product_id')
-    .leftJoin('card_payments', 'card_payments.id', 'sales.card_payment_id')
+    // Only the card's columns: the searches name the sale's `customer` unqualified.
+    .leftJoin(
+      (eb) => eb.selectFrom('card_payments').select(['id', 'card_brand', 'card_last4']).as('cards'),
+      (join) => join.onRef('cards.id', '=', 'sales.card_payment_id'),
+    )
     .select([
       'sales.id',
       'sales.created_at',
@@ -167,8 +171,8 @@ export function filteredSalesQuery(
       (eb) => eb.ref('sales.tracking').$castTo<string>().as('tracking'),
       'products.nome as product_name',
       (eb) => eb.ref('sales.installments').$castTo<number | null>().as('installments'),
-      'card_payments.card_brand',
-      'card_payments.card_last4',
+      'cards.card_brand',
+      'cards.card_last4',
     ])
     .orderBy('sales.created_at', 'desc')
     .orderBy('sales.id', 'desc')

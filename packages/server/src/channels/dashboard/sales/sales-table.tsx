@@ -25,8 +25,8 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
             <th scope="col">Cliente</th>
             <th scope="col">Produto</th>
             <th scope="col">Valor</th>
-            <th scope="col">Pagamento</th>
             <th scope="col">Status</th>
+            <th scope="col">Pagamento</th>
           </tr>
         </thead>
         <tbody>
@@ -40,8 +40,8 @@ export function SalesTable(props: { label: string; sales: SaleRow[] }) {
               <td data-label="Cliente">{sale.customer_name ?? '—'}</td>
               <td data-label="Produto">{sale.product_name ?? '—'}</td>
               <td data-label="Valor">{formatBrl(sale.amount_cents)}</td>
-              <td data-label="Pagamento">{paymentSummary(sale)}</td>
               <td data-label="Status">{SALE_STATUS_LABELS[sale.status]}</td>
+              <td data-label="Pagamento">{paymentSummary(sale)}</td>
             </tr>
           ))}
         </tbody>
