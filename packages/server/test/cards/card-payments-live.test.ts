@@ -11,7 +11,6 @@ import type { FakeMercadoPago } from '../support/fake-mercadopago.js';
 import { startFakePagarme } from '../support/fake-pagarme.js';
 import type { FakePagarme } from '../support/fake-pagarme.js';
 import { describeEachDatabase, expectError, TEST_SECRET } from '../support/test-api.js';
-import type { TestApi } from '../support/test-api.js';
 import { eventually, silentLog } from '../webhooks/delivery-harness.js';
 import { FAKE_PSP_ALLOWED_HOSTS } from '../live-pix/live-harness.js';
 import { startRelay } from './card-relay.js';

@@ -33,7 +33,7 @@ export async function startRelay(): Promise<Relay> {
       const answer = await fetch(`${relay.target}${req.url}`, {
         method: req.method!,
         headers,
-        ...(body.length > 0 && { body }),
+        ...(body.length > 0 && { body: body.toString('utf8') }),
       });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
       res.end(Buffer.from(await answer.arrayBuffer()));
