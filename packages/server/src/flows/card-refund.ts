@@ -29,10 +29,19 @@ function cardPaymentOf(trx: Kysely<Database>, sale: SalesTable) {
 }
 
 /**
- * Asks the card sale's PSP to return the whole payment: what the buyer paid, interest included
- * (`total_amount`). The PSP's idempotency key is derived from the refund's own id, so a retried
- * refund reaches the PSP as the same request and never refunds twice; a new attempt after a failed
- * one has a new refund id, hence a new key.
+ * The whole payment as its PSP charged it, what a whole refund returns: the buyer's total, interest
+ * included (`total_amount`), where our table priced the installments (Pagar.me's order `amount`, the
+ * simulated provider); the goods' price at Mercado Pago, whose `transaction_amount` it is, the
+ * buyer's interest being Mercado Pago's own financing, returned with it.
+ */
+function chargedAtPsp(payment: CardPaymentsTable): number {
+  return payment.provider === 'mercadopago' ? payment.amount_cents : payment.total_amount_cents;
+}
+
+/**
+ * Asks the card sale's PSP to return the whole payment (`chargedAtPsp`). The PSP's idempotency key
+ * is derived from the refund's own id, so a retried refund reaches the PSP as the same request and
+ * never refunds twice; a new attempt after a failed one has a new refund id, hence a new key.
  */
 export async function refundCardSale(
   db: Kysely<Database>,
@@ -48,7 +57,7 @@ export async function refundCardSale(
   const idempotencyKey = createHash('sha256')
     .update(JSON.stringify(['card-refund', sale.store_id, sale.livemode, refundId]))
     .digest('hex');
-  const outcome = await provider.refund(ref, { idempotencyKey, amountCents: payment.total_amount_cents });
+  const outcome = await provider.refund(ref, { idempotencyKey, amountCents: chargedAtPsp(payment) });
   return { status: AS_DEVOLUCAO[outcome.status], reason: outcome.reason };
 }
 

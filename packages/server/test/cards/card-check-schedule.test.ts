@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nextCardCheckAt } from '../../src/domain/card-payments/check-schedule.js';
+import { loadConfig } from '../../src/platform/config/config.js';
 
 const CREATED = '2026-03-01T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(CREATED) + ms);
@@ -25,5 +29,18 @@ describe('when an undecided live card payment is read back at its PSP', () => {
     expect(offsetOf(nextCardCheckAt(CREATED, at(0), [150, 300]))).toBe(150);
     expect(offsetOf(nextCardCheckAt(CREATED, at(150), [150, 300]))).toBe(300);
     expect(offsetOf(nextCardCheckAt(CREATED, at(300), [150, 300]))).toBe(600);
+  });
+});
+
+describe('STOREFRONT_CARD_RECONCILE_SCHEDULE', () => {
+  const sqlite = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'sf-card-config-')), 'db.sqlite')}`;
+
+  it('defaults to 15s,1m,5m and takes durations, refusing what is not one', () => {
+    expect(loadConfig({ DATABASE_URL: sqlite() }).cardReconcileScheduleMs).toEqual([15_000, 60_000, 300_000]);
+    const config = loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_CARD_RECONCILE_SCHEDULE: '150ms,2s' });
+    expect(config.cardReconcileScheduleMs).toEqual([150, 2000]);
+    expect(() =>
+      loadConfig({ DATABASE_URL: sqlite(), STOREFRONT_CARD_RECONCILE_SCHEDULE: '15s,later' }),
+    ).toThrow(/STOREFRONT_CARD_RECONCILE_SCHEDULE/);
   });
 });

@@ -162,6 +162,10 @@ describeEachDatabase(
         'card_payment.approved',
         'sale.approved',
       ]);
+      // Refunded whole: Mercado Pago's transaction_amount, its financing returned with it.
+      const refunded = await api.as(store.key).post(`/sales/${res.body.sale_id}/refund`);
+      expect(refunded.body.status).toBe('refunded');
+      expect(at.refunds.map((r) => r.amount)).toEqual([997]);
     });
 
     it('declines are normalised, the PSP’s own code kept: Mercado Pago and Pagar.me', async () => {
