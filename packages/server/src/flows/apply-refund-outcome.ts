@@ -8,6 +8,8 @@ import { nextRefundCheckAt } from '../domain/pix/live/reconcile-schedule.js';
 import { nowIso } from '../platform/values/time.js';
 import { toSale } from '../domain/sales/sale-object.js';
 import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
+import { countCardPayment } from '../platform/metrics/metrics.js';
+import { recordCardRefund } from './card-refund.js';
 
 export interface RefundRequest {
   refundId: string;
@@ -21,6 +23,9 @@ export interface RefundRequest {
  * - `NAO_REALIZADO`: `refund.status` `failed` with the PSP's reason, event `sale.refund_failed`
  *   (the sale stays approved and may be refunded again);
  * - `EM_PROCESSAMENTO`: `refund.status` `pending`, checked again on the reconcile schedule.
+ * A card sale's payment moves with it (card-refund.ts): `refunded` with `card_payment.refunded`
+ * before `sale.refunded`, or due for a read-back at its PSP while pending (`scheduleMs` is then the
+ * card reconciler's).
  * Returns the sale as it is afterwards. `onWrite` (the merchant's refund: its audit entry) runs in the
  * same transaction, only when the outcome changed the sale.
  */
@@ -47,7 +52,8 @@ export async function applyRefundOutcome(
           eb('refund_id', '!=', request.refundId),
         ]),
       );
-  return db.transaction().execute(async (trx) => {
+  const card = row.payment_method === 'card' && row.card_payment_id != null;
+  const { sale, cardRefunded } = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     if (outcome.status === 'EM_PROCESSAMENTO') {
       const next = nextRefundCheckAt(request.requestedAt, new Date(now), scheduleMs);
@@ -55,12 +61,14 @@ export async function applyRefundOutcome(
         ...base,
         refund_status: 'pending' as const,
         refund_failure_reason: null,
-        refund_next_check_at: next,
+        // A card refund is followed through its payment, read back at the card PSP.
+        refund_next_check_at: card ? null : next,
       };
       const result = await open(trx).set(changes).executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return toSale(row);
+      if (result.numUpdatedRows === 0n) return { sale: toSale(row), cardRefunded: null };
+      if (card) await recordCardRefund(trx, row, outcome.status, request.requestedAt, now, scheduleMs);
       await onWrite?.(trx);
-      return toSale({ ...row, ...changes });
+      return { sale: toSale({ ...row, ...changes }), cardRefunded: null };
     }
     const changes =
       outcome.status === 'DEVOLVIDO'
@@ -79,12 +87,23 @@ export async function applyRefundOutcome(
             refund_next_check_at: null,
           };
     const result = await open(trx).set(changes).executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return toSale(row);
+    if (result.numUpdatedRows === 0n) return { sale: toSale(row), cardRefunded: null };
     await onWrite?.(trx);
     if (outcome.status === 'DEVOLVIDO') await countRefund(trx, row, now);
+    const cardRefunded = card
+      ? await recordCardRefund(trx, row, outcome.status, request.requestedAt, now)
+      : null;
     const sale = toSale({ ...row, ...changes });
     const type = outcome.status === 'DEVOLVIDO' ? 'sale.refunded' : 'sale.refund_failed';
-    await recordEvent(trx, { ...scope, type, object: sale });
-    return sale;
+    // After the card payment's own event: listings and deliveries order by time.
+    await recordEvent(trx, {
+      ...scope,
+      type,
+      object: sale,
+      ...(cardRefunded && { after: cardRefunded.event }),
+    });
+    return { sale, cardRefunded };
   });
+  if (cardRefunded !== null) countCardPayment(cardRefunded.payment.provider, 'refunded');
+  return sale;
 }

@@ -53,6 +53,8 @@ export interface CreateCardPaymentOptions {
   /** STOREFRONT_PUBLIC_URL: the 3-D Secure page's address. */
   publicUrl: string;
   mail: DeliveryMail;
+  /** STOREFRONT_CARD_RECONCILE_SCHEDULE: when an undecided live payment is read back at its PSP. */
+  scheduleMs?: readonly number[] | undefined;
   /** Stores the API's answer in the payment's transaction, see `sendCreation`. */
   keep?: KeepAnswer | undefined;
 }
@@ -141,7 +143,7 @@ export async function createCardPayment(
       throw error;
     });
   const now = nowIso();
-  const row = newPaymentRow(scope, provider, id, input, terms, outcome, options.publicUrl, now);
+  const row = newPaymentRow(scope, provider, id, input, terms, outcome, options, now);
   try {
     const payment = await db.transaction().execute(async (trx) => {
       const object = toCardPayment(row);
@@ -204,11 +206,11 @@ function newPaymentRow(
   input: NewCardPayment,
   terms: { installmentCents: number; totalCents: number },
   outcome: CardOutcome,
-  publicUrl: string,
+  links: Pick<CreateCardPaymentOptions, 'publicUrl' | 'scheduleMs'>,
   now: string,
 ): CardPaymentsTable {
   const status = startingStatus(outcome);
-  const action = status === 'requires_action' ? newActionLink(publicUrl) : null;
+  const action = status === 'requires_action' ? newActionLink(links.publicUrl) : null;
   const charged = outcome.charged ?? terms;
   return {
     id,
@@ -243,7 +245,7 @@ function newPaymentRow(
     // Live payments the PSP has not decided are read again on a schedule: a lost notification never loses them.
     next_check_at:
       scope.livemode && (status === 'processing' || status === 'requires_action')
-        ? nextCardCheckAt(now, new Date(now))
+        ? nextCardCheckAt(now, new Date(now), links.scheduleMs)
         : null,
     created_at: now,
     approved_at: status === 'approved' ? now : null,

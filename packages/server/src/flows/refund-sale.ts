@@ -9,6 +9,8 @@ import type { Actor } from '../domain/kernel/write-context.js';
 import type { Devolucao } from '../domain/payments/pix-provider.js';
 import { applyRefundOutcome } from './apply-refund-outcome.js';
 import type { Sale, SalesTable } from '../domain/sales/sale-object.js';
+import type { Config } from '../platform/config/config.js';
+import { refundCardSale } from './card-refund.js';
 
 /**
  * Our `devolucao` id: the sale's id without dashes (32 characters), so a repeated PUT does not refund
@@ -29,37 +31,50 @@ function refundDetail(row: SalesTable, outcome: Pick<Devolucao, 'status'>): stri
   return what;
 }
 
-/**
- * Refunds a whole sale: the provider returns the Pix to the payer (`PUT /pix/{e2eid}/devolucao/{id}`;
- * simulated and immediate for test keys). A live refund the PSP is still processing leaves the sale
- * approved with `refund.status` `pending` until the PSP settles it (callback or reconciler). The
- * `actor`'s audit entry is written in the transaction that records the outcome.
- */
 /** The refusals of a refund, as the API words them (the dashboard words them its own way). */
 export const REFUND_REFUSALS = {
   alreadyRefunded: 'This sale is already refunded.',
+  chargedBack:
+    'This sale was charged back: its buyer disputed the card payment and the PSP returned the money.',
   pending: 'A refund of this sale is already pending at the PSP; its outcome arrives as an event.',
 } as const;
 
+/** A refund's outcome at the sale's provider: the Pix returned, the card payment refunded, or nothing to return. */
+async function refundAtProvider(
+  db: Kysely<Database>,
+  payments: PaymentProviders,
+  row: SalesTable,
+  refundId: string,
+): Promise<Pick<Devolucao, 'status' | 'reason'>> {
+  if (row.payment_method === 'card' && row.card_payment_id != null)
+    return refundCardSale(db, payments, row, refundId);
+  // A free order moved no money: nothing to return.
+  if (row.pix_end_to_end_id === null) return { status: 'DEVOLVIDO', reason: null };
+  const provider = await payments.pix({ storeId: row.store_id, livemode: row.livemode === 1 });
+  return provider.refund({ endToEndId: row.pix_end_to_end_id, refundId, amountCents: row.amount_cents });
+}
+
+/**
+ * Refunds a whole sale: the provider returns the Pix to the payer (`PUT /pix/{e2eid}/devolucao/{id}`),
+ * or the card sale's PSP refunds its payment (simulated and immediate for test keys without a test
+ * PSP). A live refund the PSP is still processing leaves the sale approved with `refund.status`
+ * `pending` until the PSP settles it (callback, notification or reconciler, on the schedule of the
+ * sale's method). The `actor`'s audit entry is written in the transaction that records the outcome.
+ */
 export async function refundSale(
   db: Kysely<Database>,
   payments: PaymentProviders,
   row: SalesTable,
   actor: Actor,
-  scheduleMs?: readonly number[],
+  schedules: Pick<Config, 'pixReconcileScheduleMs' | 'cardReconcileScheduleMs'>,
 ): Promise<Sale> {
   if (row.status === 'refunded') throw invalidRequest(REFUND_REFUSALS.alreadyRefunded);
+  if (row.status === 'charged_back') throw invalidRequest(REFUND_REFUSALS.chargedBack);
   if (row.refund_status === 'pending') throw invalidRequest(REFUND_REFUSALS.pending);
-  const provider = await payments.pix({ storeId: row.store_id, livemode: row.livemode === 1 });
   const request = { refundId: nextRefundId(row), requestedAt: nowIso() };
-  const devolucao =
-    row.pix_end_to_end_id === null
-      ? ({ status: 'DEVOLVIDO', reason: null } as const) // no money moved, nothing to return
-      : await provider.refund({
-          endToEndId: row.pix_end_to_end_id,
-          refundId: request.refundId,
-          amountCents: row.amount_cents,
-        });
+  const devolucao = await refundAtProvider(db, payments, row, request.refundId);
+  const scheduleMs =
+    row.payment_method === 'card' ? schedules.cardReconcileScheduleMs : schedules.pixReconcileScheduleMs;
   const onWrite = auditing(row.store_id, actor, 'sale_refunded', refundDetail(row, devolucao));
   const sale = await applyRefundOutcome(db, row, request, devolucao, scheduleMs, onWrite);
   if (sale.status === 'approved' && sale.refund?.status !== 'pending' && sale.refund?.status !== 'failed') {

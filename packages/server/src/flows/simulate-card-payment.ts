@@ -52,3 +52,16 @@ export async function simulateSettlement(
     throw invalidRequest(`This card payment is ${row.status}; only a processing one can be settled.`);
   return (await applyCardOutcome(db, row, simulatedCardProvider.settle(row.id, result), links)).payment;
 }
+
+/** The buyer disputes an approved payment and wins: its sale is charged back, the payment stays approved. */
+export async function simulateChargeback(
+  db: Kysely<Database>,
+  row: CardPaymentsTable,
+  links: Links,
+): Promise<CardPayment> {
+  simulatedOnly(row);
+  if (row.status !== 'approved')
+    throw invalidRequest(`This card payment is ${row.status}; only an approved one can be charged back.`);
+  return (await applyCardOutcome(db, row, simulatedCardProvider.settle(row.id, 'charged_back'), links))
+    .payment;
+}

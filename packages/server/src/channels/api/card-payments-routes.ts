@@ -27,7 +27,11 @@ import { EXTERNAL_ID_PATTERN } from '../../flows/create-charge.js';
 import { createCardPayment } from '../../flows/create-card-payment.js';
 import type { NewCardPayment } from '../../flows/create-card-payment.js';
 import { installmentOptionsFor } from '../../flows/card-installments.js';
-import { simulateSettlement, simulateThreeDSecure } from '../../flows/simulate-card-payment.js';
+import {
+  simulateChargeback,
+  simulateSettlement,
+  simulateThreeDSecure,
+} from '../../flows/simulate-card-payment.js';
 import { findProduct } from '../../domain/catalogue/products-repository.js';
 
 /**
@@ -163,7 +167,11 @@ export async function cardPaymentsRoutes(parent: FastifyInstance): Promise<void>
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { db, payments } = app;
   const tags = ['Card payments'];
-  const links = () => ({ mail: app.config, publicUrl: app.config.publicUrl });
+  const links = () => ({
+    mail: app.config,
+    publicUrl: app.config.publicUrl,
+    scheduleMs: app.config.cardReconcileScheduleMs,
+  });
 
   async function paymentOr404(scope: CardScope, id: string) {
     const row = CARD_PAYMENT_ID_PATTERN.test(id) ? await findCardPayment(db, scope, id) : undefined;
@@ -346,6 +354,26 @@ export async function cardPaymentsRoutes(parent: FastifyInstance): Promise<void>
       if (request.auth.livemode) throw TEST_ONLY('simulate_settlement');
       const row = await paymentOr404(request.auth, request.params.id);
       return simulateSettlement(db, row, request.body.result, links());
+    },
+  );
+
+  app.post(
+    '/payments/card/:id/simulate_chargeback',
+    {
+      config: { scope: 'cards:write' },
+      schema: {
+        tags,
+        operationId: 'simulateCardChargeback',
+        summary:
+          'Test keys only: the buyer disputes an approved payment (its sale → charged_back; the payment stays approved)',
+        params: IdParams,
+        response: { 200: CardPayment, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      if (request.auth.livemode) throw TEST_ONLY('simulate_chargeback');
+      const row = await paymentOr404(request.auth, request.params.id);
+      return simulateChargeback(db, row, links());
     },
   );
 }

@@ -85,7 +85,7 @@ export async function salesRoutes(parent: FastifyInstance): Promise<void> {
         payments,
         await saleOr404(request.auth, request.params.id),
         keyActor(request),
-        app.config.pixReconcileScheduleMs,
+        app.config,
       ),
   );
 

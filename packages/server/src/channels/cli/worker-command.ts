@@ -11,7 +11,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
-      'deliver webhooks, delivery e-mails and Meta conversion events, reconcile live Pix and bill subscription cycles, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
+      'deliver webhooks, delivery e-mails and Meta conversion events, reconcile live Pix and card payments and bill subscription cycles, apart from the API (run serve with STOREFRONT_WORKER=off); several may run on PostgreSQL',
     )
     .action(async () => {
       const config = loadConfigOrExit();
@@ -27,6 +27,7 @@ export function registerWorkerCommand(program: Command): void {
           delivery_email: started('delivery e-mail'),
           meta_conversions: started('meta conversions'),
           live_pix_reconciler: started('live pix reconciler'),
+          card_reconciler: started('card reconciler'),
           subscription_cycles: started('subscription cycles'),
         },
         'webhook worker started',

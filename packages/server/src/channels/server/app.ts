@@ -31,6 +31,7 @@ import { validatorCompiler } from '../../platform/http/validation.js';
 import type { PaymentProviders } from '../../domain/payments/payment-providers.js';
 import { openPaymentProviders } from './payment-providers.js';
 import { pixCallbackRoutes } from '../api/pix-callback-routes.js';
+import { cardCallbackRoutes } from '../api/card-callback-routes.js';
 import { markRecurringDue } from '../../flows/check-live-subscriptions.js';
 import { pixChargesRoutes } from '../api/pix-charges-routes.js';
 import { cardPaymentsRoutes } from '../api/card-payments-routes.js';
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(faviconRoutes);
   // PSP callbacks live at the service root: the PSP knows no API key, the URL's token is the secret.
   await app.register(pixCallbackRoutes, { redis: deps.redis ?? null, recurring: markRecurringDue });
+  await app.register(cardCallbackRoutes, { redis: deps.redis ?? null });
 
   await app.register(
     async (v1) => {

@@ -11,6 +11,7 @@ import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
 import { abandonDueOrders } from '../../flows/abandon-orders.js';
 import { recurringChecks } from '../../flows/check-live-subscriptions.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
+import { startConfiguredCardReconciler } from '../../flows/reconcile-card-payments.js';
 import { startRetention } from '../../flows/retention.js';
 import { startCycleScheduler } from '../../flows/run-cycles.js';
 import { startConversionWorker } from '../../flows/send-meta-conversions.js';
@@ -115,6 +116,12 @@ const DUTIES: readonly Duty[] = [
     runsIn: 'worker',
     start: ({ db, payments, config, log }) =>
       startConfiguredReconciler(db, payments, config, log, recurringChecks(db, payments, config, log)),
+  },
+  {
+    // Card payments the PSP has not decided, and refunds it has not settled: read back on a schedule.
+    name: 'card reconciler',
+    runsIn: 'worker',
+    start: ({ db, payments, config, log }) => startConfiguredCardReconciler(db, payments, config, log),
   },
   {
     // Subscription cycles are billed by the worker too: claimed, so any number of nodes bill each once.

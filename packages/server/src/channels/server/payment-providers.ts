@@ -15,7 +15,10 @@ import { simulatedRecurringProvider } from '../../domain/payments/simulated/simu
  */
 export function openPaymentProviders(
   db: Kysely<Database>,
-  config: Pick<Config, 'secret' | 'pspConnectTimeoutMs' | 'pspRequestTimeoutMs' | 'pspAllowedHosts'>,
+  config: Pick<
+    Config,
+    'secret' | 'pspConnectTimeoutMs' | 'pspRequestTimeoutMs' | 'pspAllowedHosts' | 'publicUrl'
+  >,
 ): PaymentProviders {
   const connections = {
     secret: config.secret,
@@ -25,7 +28,7 @@ export function openPaymentProviders(
   };
   const livePix = apiPixProviders(db, connections);
   // Cards: the store's PSP for the mode; a test scope without one is simulated, a live one is 400.
-  const cards = cardProviders(db, connections);
+  const cards = cardProviders(db, { ...connections, publicUrl: config.publicUrl });
   return {
     pix: async (scope) => (scope.livemode ? livePix.forStore(scope.storeId) : simulatedPixProvider),
     recurring: async (scope) =>

@@ -93,15 +93,3 @@ export async function updateCardPaymentFrom(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
-
-/** Live payments whose outcome is due to be read at the PSP again. */
-export function dueCardPayments(db: Kysely<Database>, now: string, limit: number) {
-  return db
-    .selectFrom('card_payments')
-    .selectAll()
-    .where('next_check_at', '<=', now)
-    .where('status', 'in', ['processing', 'requires_action'])
-    .orderBy('next_check_at')
-    .limit(limit)
-    .execute();
-}

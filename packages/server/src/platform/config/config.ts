@@ -34,6 +34,8 @@ export interface Config {
   pspAllowedHosts: ReadonlySet<string>;
   /** Live Pix: when pending live charges are checked at the PSP after creation; the last step repeats. */
   pixReconcileScheduleMs: number[];
+  /** Card payments: when undecided live payments are read at their PSP after creation; the last step repeats for 24 h. */
+  cardReconcileScheduleMs: number[];
   /** Purchase-page orders a minute per (IP, store). */
   orderRateLimitPerMinute: number;
   /** PSP callbacks a minute per store (its callback token), over which they are answered 429. */
@@ -384,6 +386,9 @@ export function loadConfig(env: Env = process.env): Config {
     pixReconcileScheduleMs: (env.STOREFRONT_PIX_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
       .split(',')
       .map((part) => parseDuration('STOREFRONT_PIX_RECONCILE_SCHEDULE', part)),
+    cardReconcileScheduleMs: (env.STOREFRONT_CARD_RECONCILE_SCHEDULE || DEFAULT_RECONCILE_SCHEDULE)
+      .split(',')
+      .map((part) => parseDuration('STOREFRONT_CARD_RECONCILE_SCHEDULE', part)),
     orderRateLimitPerMinute: integerIn(env, 'STOREFRONT_ORDER_RATE_LIMIT', 20, 1, 1_000_000),
     pixCallbackRateLimitPerMinute: integerIn(env, 'STOREFRONT_PIX_CALLBACK_RATE_LIMIT', 600, 1, 1_000_000),
     metricsToken: parseMetricsToken(env.STOREFRONT_METRICS_TOKEN),

@@ -17,6 +17,7 @@ const SECRET_PATHS: string[][] = [
   ['p', 'o'], // an order page: its URL is the buyer's key
   ['p', '3ds'], // a card payment's 3-D Secure page: its URL is the key to authenticate it
   ['callbacks', 'pix'], // the PSP callback token
+  ['callbacks', 'card'], // the card PSP's notification token
   ['dashboard', 'convite'], // an invite link
   ['dashboard', 'login', 'redefinir'], // a password-reset link
 ];

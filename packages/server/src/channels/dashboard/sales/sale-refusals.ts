@@ -5,6 +5,10 @@ import { REFUND_REFUSALS } from '../../../flows/refund-sale.js';
 /** The API's refusals of a refund or a resend, as a sale's page words them for the store's team. */
 const IN_PORTUGUESE = new Map<string, string>([
   [REFUND_REFUSALS.alreadyRefunded, 'esta venda já foi reembolsada.'],
+  [
+    REFUND_REFUSALS.chargedBack,
+    'o comprador contestou o pagamento com cartão e o PSP já devolveu o dinheiro.',
+  ],
   [REFUND_REFUSALS.pending, 'já há um reembolso desta venda em andamento no PSP; o resultado aparece aqui.'],
   [RESEND_REFUSALS.noRecipient, 'o cliente desta venda não tem e-mail.'],
   [RESEND_REFUSALS.refunded, 'a venda foi reembolsada; o e-mail de entrega não é reenviado.'],

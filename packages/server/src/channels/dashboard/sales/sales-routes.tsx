@@ -176,7 +176,7 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
   app.post('/vendas/:id/reembolso', guard('owner', { params: SaleParams }), async (request, reply) => {
     const row = await saleOr404(request, request.params.id);
     try {
-      await refundSale(db, app.payments, row, personActor(request), app.config.pixReconcileScheduleMs);
+      await refundSale(db, app.payments, row, personActor(request), app.config);
     } catch (error) {
       return refusal(request, reply, row.id, 'Não foi possível reembolsar:', error);
     }

@@ -9,7 +9,12 @@ import type { ProviderScope } from '../payment-providers.js';
 import { cardNotConfigured } from '../provider-errors.js';
 import { simulatedCardProvider } from '../simulated/simulated-card-provider.js';
 import { storeProviders } from '../store-providers.js';
-import { cardSecretsOf, findCardProviderSettings, modeName } from './card-provider-settings.js';
+import {
+  cardNotificationUrl,
+  cardSecretsOf,
+  findCardProviderSettings,
+  modeName,
+} from './card-provider-settings.js';
 import type { CardProvidersTable } from './card-provider-settings.js';
 
 export interface CardProvidersOptions {
@@ -19,6 +24,8 @@ export interface CardProvidersOptions {
   requestTimeoutMs: number;
   /** STOREFRONT_PSP_ALLOWED_HOSTS: PSP endpoints exempt from the public-address rule. */
   allowedHosts: ReadonlySet<string>;
+  /** STOREFRONT_PUBLIC_URL: where the PSP sends its notifications (`/callbacks/card/<token>`). */
+  publicUrl: string;
 }
 
 export interface CardProviders {
@@ -40,9 +47,12 @@ function build(box: SecretBox, row: CardProvidersTable, options: CardProvidersOp
     requestTimeoutMs: options.requestTimeoutMs,
     allowedHosts: options.allowedHosts,
   };
-  return row.provider === 'mercadopago'
-    ? mercadoPagoProvider({ ...connection, accessToken: secret, webhookSecret })
-    : pagarmeProvider({ ...connection, secretKey: secret });
+  const provider =
+    row.provider === 'mercadopago'
+      ? mercadoPagoProvider({ ...connection, accessToken: secret, webhookSecret })
+      : pagarmeProvider({ ...connection, secretKey: secret });
+  // Mercado Pago is told it with each payment; a Pagar.me seller pastes it into their panel.
+  return { ...provider, notificationUrl: cardNotificationUrl(box, row, options.publicUrl) };
 }
 
 /**
