@@ -6322,7 +6322,7 @@ export interface operations {
           'application/json': components['schemas']['CardPayment'];
         };
       };
-      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account); not transient, do not retry. */
+      /** @description `invalid_request`: an invalid body, field or query parameter, an unknown field or query parameter, a JSON body nested deeper than 32 levels or holding more than 20,000 values and keys, an invalid cursor, or a request the resource rules refuse. `param` names the offending field when there is one. `provider_not_configured` (live keys): the store has no live Pix provider (or, for a subscription, its provider has no receiving account; for a card payment, no live card provider); not transient, do not retry. */
       400: {
         headers: {
           'Request-Id': components['headers']['RequestId'];
