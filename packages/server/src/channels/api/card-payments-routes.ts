@@ -18,6 +18,7 @@ import {
   listCardPaymentsQuery,
 } from '../../domain/card-payments/card-payments-repository.js';
 import type { CardScope } from '../../domain/card-payments/card-payments-repository.js';
+import { CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
 import { Customer, normalizeCustomer } from '../../domain/kernel/customer.js';
 import { Metadata } from '../../domain/kernel/metadata.js';
 import { TrackingSchema, cleanTracking } from '../../domain/kernel/tracking.js';
@@ -33,12 +34,6 @@ import {
   simulateThreeDSecure,
 } from '../../flows/simulate-card-payment.js';
 import { findProduct } from '../../domain/catalogue/products-repository.js';
-
-/**
- * A card token as the PSPs' scripts make them. A bare run of 12 to 19 digits is refused: that is a
- * card number, which must never reach this service (the buyer's browser gives it to the PSP only).
- */
-export const CARD_TOKEN_PATTERN = '^(?![0-9]{12,19}$)[A-Za-z0-9_.:-]{1,200}$';
 
 const CardInput = Type.Object(
   {

@@ -50,7 +50,7 @@ import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
 import { ThreeDSecurePage, cardOutcomeText } from './views/three-d-secure-page.js';
 import { cardAcceptance } from '../../domain/payments/card-settings/card-provider-settings.js';
-import { CARD_TOKEN_PATTERN } from '../api/card-payments-routes.js';
+import { CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
 import { installmentOptionsFor } from '../../flows/card-installments.js';
 import { simulateThreeDSecure } from '../../flows/simulate-card-payment.js';
 import { findCardPaymentByActionToken } from '../../domain/card-payments/card-payments-repository.js';
