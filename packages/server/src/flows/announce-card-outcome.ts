@@ -28,6 +28,8 @@ export async function announceCardOutcome(
   row: CardPaymentsTable,
   mail: DeliveryMail,
   now: string,
+  /** An event of the same transaction this one must follow (a page order's `order.created`). */
+  after?: StorefrontEvent,
 ): Promise<{ event: StorefrontEvent | null; sale: Sale | null }> {
   if (row.status === 'processing') return { event: null, sale: null };
   const scope = { storeId: row.store_id, livemode: row.livemode === 1 };
@@ -35,6 +37,7 @@ export async function announceCardOutcome(
     ...scope,
     type: EVENT_OF_STATUS[row.status],
     object: toCardPayment(row),
+    ...(after !== undefined && { after }),
   });
   if (row.status !== 'approved' || row.sale_id === null) return { event, sale: null };
   const fromOrder = await completeOrderOfCardPayment(trx, row, row.sale_id, now);

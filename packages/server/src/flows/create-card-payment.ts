@@ -21,6 +21,7 @@ import { fromBool } from '../platform/db/schema.js';
 import type { Database } from '../platform/db/schema.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import type { KeepAnswer } from '../platform/http/idempotency.js';
+import type { StorefrontEvent } from '../platform/outbox/outbox.js';
 import { countCardPayment } from '../platform/metrics/metrics.js';
 import { newUuid } from '../platform/values/ids.js';
 import { formatBrl } from '../platform/values/money.js';
@@ -57,6 +58,13 @@ export interface CreateCardPaymentOptions {
   scheduleMs?: readonly number[] | undefined;
   /** Stores the API's answer in the payment's transaction, see `sendCreation`. */
   keep?: KeepAnswer | undefined;
+  /**
+   * Writes what must commit with the new payment, after its row and before its outcome's events: a
+   * page order points at its payment and records `order.created` there, so that event comes before
+   * `card_payment.approved` and `sale.approved`.
+   */
+  withPayment?:
+    ((trx: Kysely<Database>, payment: CardPaymentsTable) => Promise<StorefrontEvent | void>) | undefined;
 }
 
 export interface CreatedCardPayment {
@@ -149,7 +157,8 @@ export async function createCardPayment(
       const object = toCardPayment(row);
       await options.keep?.(trx, object);
       await insertCardPayment(trx, row);
-      await announceCardOutcome(trx, row, options.mail, now);
+      const before = (await options.withPayment?.(trx, row)) ?? undefined;
+      await announceCardOutcome(trx, row, options.mail, now, before);
       return object;
     });
     countCardPayment(provider.name, row.status);

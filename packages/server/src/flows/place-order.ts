@@ -42,7 +42,7 @@ import type { Tracking } from '../domain/kernel/tracking.js';
 import type { CardPayment } from '../domain/card-payments/card-payment-object.js';
 import { findCardPayment } from '../domain/card-payments/card-payments-repository.js';
 import { createCardPayment } from './create-card-payment.js';
-import type { NewCardPayment } from './create-card-payment.js';
+import type { CreateCardPaymentOptions, NewCardPayment } from './create-card-payment.js';
 
 /** How long a buyer has to pay an order's Pix; an expired one can be renewed from the order page. */
 export const ORDER_PIX_SECONDS = 30 * 60;
@@ -169,11 +169,11 @@ export async function placeOrder(
   if (order.amount_cents > 0) {
     try {
       if (card) {
-        cardPayment = await payOrderByCard(db, payments, order, card, input.config);
-        // The order exists for the API once its payment does: pointing at it and `order.created` commit together.
-        await db.transaction().execute(async (trx) => {
-          const placed = await setOrderCardPayment(trx, order, cardPayment!.id);
-          await recordOrderEvent(trx, input.config, 'order.created', placed);
+        // The order exists for the API once its payment does: pointing at it and `order.created`
+        // commit with the payment, before an approval's events.
+        cardPayment = await payOrderByCard(db, payments, order, card, input.config, async (trx, payment) => {
+          const placed = await setOrderCardPayment(trx, order, payment.id);
+          return recordOrderEvent(trx, input.config, 'order.created', placed);
         });
       } else {
         const charge = await (recurring
@@ -209,6 +209,7 @@ async function payOrderByCard(
   order: OrdersTable,
   card: OrderCard,
   config: PlaceOrderConfig,
+  withPayment: CreateCardPaymentOptions['withPayment'],
 ): Promise<CardPayment> {
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
   const store = await findStore(db, order.store_id);
@@ -246,6 +247,7 @@ async function payOrderByCard(
     idempotencyKey: `order:${order.id}`,
     publicUrl: config.publicUrl,
     mail,
+    withPayment,
   });
   return payment;
 }

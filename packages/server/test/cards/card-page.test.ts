@@ -80,6 +80,21 @@ describeEachDatabase(
         amount: 100,
         product_id: shop.product.id,
       });
+      // One transaction, in the order a store's server must read them: the order, its payment, its sale.
+      const events = await api.db
+        .selectFrom('events')
+        .select('type')
+        .where('store_id', '=', shop.storeId)
+        .where('type', 'in', ['order.created', 'card_payment.approved', 'sale.approved'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(3)
+        .execute();
+      expect(events.map((event) => event.type).reverse()).toEqual([
+        'order.created',
+        'card_payment.approved',
+        'sale.approved',
+      ]);
       const page = await pageRequest(api, 'GET', `/p/o/${token}`);
       expect(page.text).toContain('Pagamento confirmado!');
       expect(page.text).toContain(

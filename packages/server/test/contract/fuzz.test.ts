@@ -122,7 +122,8 @@ describeEachDatabase(
           const product = await as.post('/products', { nome: 'Clube', preco: 10, recorrencia: 'mensal' });
           example = { ...example, product_id: product.body.id };
         }
-        const res = await as.post(path, example);
+        // Every creation takes an Idempotency-Key, and a card payment requires one.
+        const res = await as.post(path, example, { 'idempotency-key': `seed-${path}` });
         expect(res.status, `seeding ${path}: ${res.text}`).toBeLessThan(300);
       }
       // A paid charge gives a sale; a test event gives a delivery, when those operations exist.

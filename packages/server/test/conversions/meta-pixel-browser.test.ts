@@ -81,7 +81,10 @@ describeInChromium('Meta browser pixel in headless Chromium', (browser) => {
       expect(csp).toMatch(new RegExp(`script-src 'nonce-[^;]+' ${SCRIPT_ORIGIN}(;|$)`));
       expect(csp).toContain(`img-src 'self' data: ${REPORT_ORIGIN}`);
       const own = `${api.baseUrl}${pixelShop.pagePath}`;
-      expect(csp).toContain(`connect-src ${own}/orders ${own}/quote ${REPORT_ORIGIN} ${SCRIPT_ORIGIN}`);
+      // The store takes simulated cards: the installments and, after a decline, its order's Pix.
+      expect(csp).toContain(
+        `connect-src ${own}/orders ${own}/quote ${own}/installments ${api.baseUrl}/p/o/ ${REPORT_ORIGIN} ${SCRIPT_ORIGIN}`,
+      );
       expect(csp).toContain("default-src 'none'");
       await eventually(async () => meta.includes('PageView:'));
       expect(meta).toEqual(['script', 'PageView:']);

@@ -498,7 +498,10 @@ describeLivePix('Live Pix Automático through a PSP speaking the API Pix (fake P
       ],
     });
     try {
-      await eventually(async () => seen.length === 1 && due.length === 0);
+      // Both checks ran: the settled charge was read, and the unknown one asked for (and failed).
+      await eventually(
+        async () => seen.length === 1 && psp.requests.some((r) => r.path === `/v2/cobr/${unknown}`),
+      );
       expect(seen).toEqual([
         { status: 'CONCLUIDA', attemptFailed: false, payment: expect.objectContaining({ txid }) },
       ]);

@@ -30,6 +30,12 @@ describeEachDatabase('the store resource', (api) => {
         body: expect.stringContaining('{{link_pagamento}}'),
       },
       conversions: { meta: null },
+      card: {
+        max_installments: 12,
+        interest_free_installments: 1,
+        monthly_interest_rate: 2.99,
+        min_installment_amount: 5,
+      },
     });
   });
 

@@ -117,6 +117,9 @@ describe.skipIf(!chromiumAvailable)(chromiumSuiteTitle('purchase page in headles
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('bump');
         await page.keyboard.press('Space');
         await page.locator('#total', { hasText: 'R$ 99,90' }).waitFor();
+        // A test store takes (simulated) cards: the payment method tabs come first, Pix chosen.
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('method-pix');
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('submit');
         await Promise.all([page.waitForURL(/\/p\/o\/[A-Za-z0-9_-]{22}$/), page.keyboard.press('Enter')]);

@@ -18,7 +18,7 @@ import {
   listCardPaymentsQuery,
 } from '../../domain/card-payments/card-payments-repository.js';
 import type { CardScope } from '../../domain/card-payments/card-payments-repository.js';
-import { CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
+import { CARD_TOKEN_MAX_LENGTH, CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
 import { Customer, normalizeCustomer } from '../../domain/kernel/customer.js';
 import { Metadata } from '../../domain/kernel/metadata.js';
 import { TrackingSchema, cleanTracking } from '../../domain/kernel/tracking.js';
@@ -38,6 +38,8 @@ import { findProduct } from '../../domain/catalogue/products-repository.js';
 const CardInput = Type.Object(
   {
     token: Type.String({
+      minLength: 1,
+      maxLength: CARD_TOKEN_MAX_LENGTH,
       pattern: CARD_TOKEN_PATTERN,
       'x-pattern-message': 'must be the single-use token the PSP’s script made, never a card number',
       description:

@@ -50,7 +50,7 @@ import { MessagePage } from './views/message-page.js';
 import { OrderPage } from './views/order-page.js';
 import { ThreeDSecurePage, cardOutcomeText } from './views/three-d-secure-page.js';
 import { cardAcceptance } from '../../domain/payments/card-settings/card-provider-settings.js';
-import { CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
+import { CARD_TOKEN_MAX_LENGTH, CARD_TOKEN_PATTERN } from '../../domain/card-payments/card-token.js';
 import { installmentOptionsFor } from '../../flows/card-installments.js';
 import { simulateThreeDSecure } from '../../flows/simulate-card-payment.js';
 import { findCardPaymentByActionToken } from '../../domain/card-payments/card-payments-repository.js';
@@ -93,7 +93,7 @@ const PageOrderBody = Type.Object(
     card: Type.Optional(
       Type.Object(
         {
-          token: Type.String({ pattern: CARD_TOKEN_PATTERN }),
+          token: Type.String({ minLength: 1, maxLength: CARD_TOKEN_MAX_LENGTH, pattern: CARD_TOKEN_PATTERN }),
           installments: Type.Integer({ minimum: 1, maximum: 12 }),
           brand: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]{1,40}$' })),
           issuer_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
