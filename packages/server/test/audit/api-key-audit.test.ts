@@ -144,7 +144,7 @@ describeEachDatabase('actions through an API key in the audit log', (api: TestAp
     const session = await dashboardLogin(api.baseUrl, owner);
     const page = await dashboardRequest(api.baseUrl, session, 'GET', '/dashboard/configuracoes');
     expect(page.status).toBe(200);
-    expect(unlabelled(page.text)).toContain(`<td>Chave ${prefix}</td>`);
+    expect(unlabelled(page.text)).toContain(`<td>Chave <code>${prefix}</code></td>`);
     expect(unlabelled(page.text)).toContain(`<td>${owner.email}</td>`);
     expect(page.text).not.toContain('api_key');
     expect(page.text).not.toContain(key);

@@ -35,31 +35,48 @@ const RecoveryEmail = Type.Object(
 const Installments = (description: string) =>
   Type.Integer({ minimum: 1, maximum: INSTALLMENT_LIMITS.maxInstallments, description });
 
-const CardSettings = Type.Object(
-  {
-    max_installments: Installments('The most installments a buyer may choose, 1 to 12; default 12.'),
-    interest_free_installments: Installments(
-      'Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1.',
-    ),
-    monthly_interest_rate: Money({
-      minimum: 0,
-      maximum: INSTALLMENT_LIMITS.maxMonthlyRate,
-      example: 2.99,
+/**
+ * The card terms with their amounts as `amount` makes them: `Money` for what is sent (its
+ * `multipleOf` documents cents), a plain whole-cents number for what is answered, since a rate kept
+ * in basis points reads back as 0.07, which a validator's floating `multipleOf` refuses.
+ */
+const cardSettings = (amount: typeof Money) =>
+  Type.Object(
+    {
+      max_installments: Installments('The most installments a buyer may choose, 1 to 12; default 12.'),
+      interest_free_installments: Installments(
+        'Up to this many installments the buyer pays the price split evenly; 1 to `max_installments`, default 1.',
+      ),
+      monthly_interest_rate: amount({
+        minimum: 0,
+        maximum: INSTALLMENT_LIMITS.maxMonthlyRate,
+        example: 2.99,
+        description:
+          'Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.',
+      }),
+      min_installment_amount: amount({
+        ...INSTALLMENT_LIMITS.minInstallmentAmount,
+        example: 5,
+        description:
+          'An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.',
+      }),
+    },
+    {
       description:
-        'Percent a month charged past the interest-free installments (Tabela Price), 0 to 10 with at most 2 decimals; default 2.99. 0 makes every option interest-free.',
-    }),
-    min_installment_amount: Money({
-      ...INSTALLMENT_LIMITS.minInstallmentAmount,
-      example: 5,
-      description:
-        'An option whose installment would be smaller is not offered (1x always is); 1.00 to 1,000,000.00, default 5.00.',
-    }),
-  },
-  {
-    description:
-      'Card installment terms. Simulated and Pagar.me payments use this table; Mercado Pago answers its own options, capped at `max_installments`.',
-  },
-);
+        'Card installment terms. Simulated and Pagar.me payments use this table; Mercado Pago answers its own options, capped at `max_installments`.',
+    },
+  );
+
+const answered: typeof Money = ({ minimum, maximum, description, example }) =>
+  Type.Number({
+    minimum,
+    maximum,
+    'x-whole-cents': true,
+    ...(description !== undefined && { description }),
+    ...(example !== undefined && { example }),
+  });
+
+const CardSettings = cardSettings(answered);
 
 const MetaSettings = Type.Object({
   pixel_id: Type.String({ example: '123456789012345' }),
@@ -152,7 +169,7 @@ export const UpdateStoreBody = Type.Object(
       ),
     ),
     card: Type.Optional(
-      Type.Partial(CardSettings, {
+      Type.Partial(cardSettings(Money), {
         additionalProperties: false,
         description:
           'Only the fields sent change; `interest_free_installments` past `max_installments` (sent or kept) is refused.',

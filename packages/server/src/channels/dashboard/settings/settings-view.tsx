@@ -350,7 +350,16 @@ function AuditSection(props: { data: SettingsData }) {
                   <td data-label="Quando">
                     <DateTime iso={row.created_at} />
                   </td>
-                  <td data-label="Quem">{actorName(row)}</td>
+                  <td data-label="Quem">
+                    {/* A key's prefix is an identifier a developer matches, shown as code. */}
+                    {row.actor_kind === 'api_key' ? (
+                      <>
+                        Chave <code>{row.actor_label}</code>
+                      </>
+                    ) : (
+                      actorName(row)
+                    )}
+                  </td>
                   <td data-label="O quê">{AUDIT_ACTIONS[row.action] ?? row.action}</td>
                   <td data-label="Detalhe">{row.detail}</td>
                   <td data-label="IP">{row.ip ?? '—'}</td>
