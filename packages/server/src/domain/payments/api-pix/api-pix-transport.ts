@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { BLOCKED_ADDRESS_CODE, outboundConnector } from '../../../platform/outbound/agent.js';
+import { outboundConnector } from '../../../platform/outbound/agent.js';
+import { describeTransportFailure, isBlockedAddress } from '../../../platform/outbound/transport-failure.js';
 import { ProviderError } from '../provider-errors.js';
 import { tokenRequest } from './token-request.js';
 import type { TokenRequestShape } from './token-request.js';
@@ -94,7 +95,7 @@ export function createApiPixTransport(
         `The PSP could not be reached at ${new URL(url).origin}: ${describe(error, options)}.`,
         null,
         {},
-        codeOf(error) === BLOCKED_ADDRESS_CODE,
+        isBlockedAddress(error),
       );
     }
   }
@@ -200,25 +201,13 @@ function problemOf(res: { status: number; text: string }): string {
   );
 }
 
-/** The transport error's code, or its cause's (undici wraps a refused connect). */
-function codeOf(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
-  return (error as NodeJS.ErrnoException).code ?? cause;
-}
-
+/** The failure's description, with a hint where a refused client certificate is the likely cause. */
 function describe(error: unknown, options: TransportOptions): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-    return `no answer within ${options.requestTimeoutMs} ms`;
-  }
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${options.connectTimeoutMs} ms`;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
   // A PSP that rejects the client certificate just closes the connection during the handshake.
   const hint =
     code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
       ? ' — if this repeats, the PSP may be refusing the client certificate (check it with `pix-provider check`)'
       : '';
-  return `${code ?? error.name}: ${error.message}${cause}${hint}`;
+  return `${describeTransportFailure(error, options)}${hint}`;
 }

@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { BLOCKED_ADDRESS_CODE, outboundConnector } from '../../../platform/outbound/agent.js';
+import { outboundConnector } from '../../../platform/outbound/agent.js';
+import { describeTransportFailure, isBlockedAddress } from '../../../platform/outbound/transport-failure.js';
 import { ProviderError } from '../provider-errors.js';
 
 /** How to reach one store's Mercado Pago account (the access token already opened). */
@@ -76,10 +77,12 @@ export function createMercadoPagoTransport(connection: MercadoPagoConnection): M
         text = await res.body.text();
       } catch (error) {
         throw new ProviderError(
-          scrub(`Mercado Pago could not be reached at ${base.origin}: ${describe(error, connection)}.`),
+          scrub(
+            `Mercado Pago could not be reached at ${base.origin}: ${describeTransportFailure(error, connection)}.`,
+          ),
           null,
           {},
-          codeOf(error) === BLOCKED_ADDRESS_CODE,
+          isBlockedAddress(error),
         );
       }
       if (status < 200 || status > 299) {
@@ -124,22 +127,4 @@ function problemOf(status: number, text: string): string {
         .join('; ')
     : '';
   return `${status}${name}${message}${causes ? ` (causes: ${causes})` : ''}`.slice(0, 600);
-}
-
-/** The transport error's code, or its cause's (undici wraps a refused connect). */
-function codeOf(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
-  return (error as NodeJS.ErrnoException).code ?? cause;
-}
-
-function describe(error: unknown, connection: MercadoPagoConnection): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-    return `no answer within ${connection.requestTimeoutMs} ms`;
-  }
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${connection.connectTimeoutMs} ms`;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${code ?? error.name}: ${error.message}${cause}`;
 }

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { BLOCKED_ADDRESS_CODE, outboundConnector } from '../../../platform/outbound/agent.js';
+import { outboundConnector } from '../../../platform/outbound/agent.js';
+import { describeTransportFailure, isBlockedAddress } from '../../../platform/outbound/transport-failure.js';
 import { ProviderError } from '../provider-errors.js';
 
 /** One store's Pagar.me account, as the transport needs it (the secret already opened). */
@@ -80,10 +81,12 @@ export function createPagarmeTransport(connection: PagarmeConnection): PagarmeTr
         text = await res.body.text();
       } catch (error) {
         throw new ProviderError(
-          redact(`Pagar.me could not be reached at ${origin}: ${describe(error, connection)}.`),
+          redact(
+            `Pagar.me could not be reached at ${origin}: ${describeTransportFailure(error, connection)}.`,
+          ),
           null,
           {},
-          codeOf(error) === BLOCKED_ADDRESS_CODE,
+          isBlockedAddress(error),
         );
       }
       const parsed = parseJson(text);
@@ -130,22 +133,4 @@ function problemOf(status: number, body: unknown): string {
           .join('; ')
       : '';
   return `${status}: "${problem.message}"${errors ? ` (${errors})` : ''}`.slice(0, 600);
-}
-
-/** The transport error's code, or its cause's (undici wraps a refused connect). */
-function codeOf(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
-  return (error as NodeJS.ErrnoException).code ?? cause;
-}
-
-function describe(error: unknown, connection: PagarmeConnection): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-    return `no answer within ${connection.requestTimeoutMs} ms`;
-  }
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${connection.connectTimeoutMs} ms`;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${code ?? error.name}: ${error.message}${cause}`;
 }
