@@ -82,6 +82,9 @@ export class TestApi {
         STOREFRONT_SECRET: TEST_SECRET,
         STOREFRONT_RATE_LIMIT: '100000',
         STOREFRONT_AUTH_FAILURE_RATE_LIMIT: '100000',
+        // The tests' fetch keeps idle sockets 4 s; a server closing them first (5 s by default) races
+        // a request sent on one just then (ECONNRESET) when a loaded machine delays the client's timer.
+        STOREFRONT_KEEP_ALIVE_TIMEOUT_MS: '60000',
       }),
       ...this.options.config,
     };
