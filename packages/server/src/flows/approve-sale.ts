@@ -4,7 +4,7 @@ import { queueConversion } from '../domain/conversions/queue-conversion.js';
 import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
 import type { SaleDeliveryEmailColumns } from '../domain/sales/delivery-email-object.js';
-import { queueDeliveryEmail } from './queue-delivery-email.js';
+import { deliveryEmailOf, queueDeliveryEmail } from './queue-delivery-email.js';
 import { recordEvent } from '../platform/outbox/outbox.js';
 import type { StorefrontEvent } from '../platform/outbox/outbox.js';
 import { NO_REFUND, toSale } from '../domain/sales/sale-object.js';
@@ -47,17 +47,15 @@ export async function approveSaleRecorded(
   mail: DeliveryMail,
   after?: StorefrontEvent,
 ): Promise<{ sale: Sale; event: StorefrontEvent }> {
-  const row: SalesTable = {
-    subscription_id: null,
-    cycle: null,
-    ...fields,
-    status: 'approved',
-    refunded_at: null,
-    ...NO_REFUND,
-  };
+  const row = await deliveryEmailOf(
+    trx,
+    { subscription_id: null, cycle: null, ...fields, status: 'approved', refunded_at: null, ...NO_REFUND },
+    mail,
+  );
   await insertSale(trx, row);
+  await queueDeliveryEmail(trx, row);
   await countSale(trx, row);
-  const sale = toSale(await queueDeliveryEmail(trx, row, mail));
+  const sale = toSale(row);
   await queueConversion(trx, { storeId: row.store_id, kind: 'Purchase', eventId: row.id });
   const event = await recordEvent(trx, {
     storeId: row.store_id,

@@ -13,6 +13,8 @@ import { countPixCharge } from '../platform/metrics/metrics.js';
 import { invalidRequest } from '../platform/http/api-error.js';
 import { findProduct } from '../domain/catalogue/products-repository.js';
 import { findStore } from '../domain/stores/stores.js';
+import type { StoresTable } from '../domain/stores/stores.js';
+import type { ProductsTable } from '../domain/catalogue/product-object.js';
 import { prefixedId } from '../platform/values/ids.js';
 import { toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
@@ -109,6 +111,11 @@ export interface CreateChargeOptions {
   reconcileScheduleMs?: readonly number[];
   /** Stores the API's answer in the charge's transaction (an Idempotency-Key), see `sendCreation`. */
   keep?: KeepAnswer | undefined;
+  /** The store (and the product sold), when the caller has just read them: not read again. */
+  store?: StoresTable | undefined;
+  product?: ProductsTable | undefined;
+  /** Writes what the caller's change adds to the new charge, in the charge's own transaction. */
+  withCharge?: ((trx: Kysely<Database>, charge: PixCharge) => Promise<unknown>) | undefined;
 }
 
 /** A digest of (store, mode, key, body): the same retried request, and only it, gets the same txid. */
@@ -144,8 +151,14 @@ export async function createCharge(
   if (existing)
     return { charge: toPixCharge(existing), created: false, mismatch: mismatchOf(existing, body, customer) };
 
-  if (body.product_id !== undefined) await checkSellable(db, scope.storeId, body.product_id);
-  const store = await findStore(db, scope.storeId);
+  if (body.product_id !== undefined) {
+    const product =
+      options.product?.id === body.product_id && options.product.store_id === scope.storeId
+        ? options.product
+        : await findProduct(db, scope.storeId, body.product_id);
+    checkSellable(product, body.product_id);
+  }
+  const store = options.store ?? (await findStore(db, scope.storeId));
   if (!store) throw new Error(`store ${scope.storeId} of an authenticated key is missing`);
   const id = prefixedId('pix');
   const amountCents = toCents(body.amount);
@@ -182,6 +195,7 @@ export async function createCharge(
       // waits on the key and replays, rather than tripping on the txid it shares (live) or the external_id.
       await options.keep?.(trx, object);
       await insertChargeWithEvent(trx, row, object);
+      await options.withCharge?.(trx, object);
       return object;
     });
     countPixCharge('created', scope.livemode);
@@ -257,8 +271,7 @@ export async function insertChargeWithEvent(
 }
 
 /** A charge can sell an active product of the caller's store; an archived one is a mistake to catch. */
-async function checkSellable(db: Kysely<Database>, storeId: string, productId: string): Promise<void> {
-  const product = await findProduct(db, storeId, productId);
+function checkSellable(product: ProductsTable | undefined, productId: string): void {
   if (!product) throw invalidRequest(`No such product: '${productId}'.`, 'product_id');
   if (product.ativo !== 1)
     throw invalidRequest(`Product '${productId}' is archived and cannot be sold.`, 'product_id');

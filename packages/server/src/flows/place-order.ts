@@ -5,6 +5,7 @@ import type { Config } from '../platform/config/config.js';
 import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
 import { createCharge, retryKeyOf } from './create-charge.js';
+import type { CreateChargeOptions } from './create-charge.js';
 import { ProviderError } from '../domain/payments/provider-errors.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { createSubscription } from './create-subscription.js';
@@ -21,7 +22,6 @@ import type { Sale } from '../domain/sales/sale-object.js';
 import { newUuid } from '../platform/values/ids.js';
 import { fromCents, toCents } from '../platform/values/money.js';
 import { isoAfter, nowIso } from '../platform/values/time.js';
-import { findStore } from '../domain/stores/stores.js';
 import type { StoresTable } from '../domain/stores/stores.js';
 import { hashOrderToken, newOrderToken, orderCoupon, orderItems } from '../domain/orders/order-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
@@ -171,19 +171,30 @@ export async function placeOrder(
       if (card) {
         // The order exists for the API once its payment does: pointing at it and `order.created`
         // commit with the payment, before an approval's events.
-        cardPayment = await payOrderByCard(db, payments, order, card, input.config, async (trx, payment) => {
-          const placed = await setOrderCardPayment(trx, order, payment.id);
-          return recordOrderEvent(trx, input.config, 'order.created', placed);
-        });
+        cardPayment = await payOrderByCard(
+          db,
+          payments,
+          store,
+          order,
+          card,
+          input.config,
+          async (trx, payment) => {
+            const placed = await setOrderCardPayment(trx, order, payment.id);
+            return recordOrderEvent(trx, input.config, 'order.created', placed);
+          },
+        );
       } else {
-        const charge = await (recurring
-          ? subscribeOrder(db, payments, order)
-          : chargeOrder(db, payments, order));
         // The order exists for the API once its Pix does: it and `order.created` commit together.
-        await db.transaction().execute(async (trx) => {
+        const announce = async (trx: Kysely<Database>, charge: { id: string; expires_at: string }) => {
           const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
           await recordOrderEvent(trx, input.config, 'order.created', placed);
-        });
+        };
+        if (recurring) {
+          const charge = await subscribeOrder(db, payments, order);
+          await db.transaction().execute((trx) => announce(trx, charge));
+        } else {
+          await chargeOrder(db, payments, order, { store, product, withCharge: announce });
+        }
       }
     } catch (error) {
       // No charge, no order: the coupon's hold and its count go with it, and the buyer may try again.
@@ -206,14 +217,13 @@ export async function placeOrder(
 async function payOrderByCard(
   db: Kysely<Database>,
   payments: PaymentProviders,
+  store: StoresTable,
   order: OrdersTable,
   card: OrderCard,
   config: PlaceOrderConfig,
   withPayment: CreateCardPaymentOptions['withPayment'],
 ): Promise<CardPayment> {
   const scope = { storeId: order.store_id, livemode: order.livemode === 1 };
-  const store = await findStore(db, order.store_id);
-  if (!store) throw new Error(`store ${order.store_id} of an order is missing`);
   const items = orderItems(order);
   const main = items.find((item) => item.kind === 'product')!;
   const coupon = orderCoupon(order);
@@ -284,8 +294,16 @@ async function approveFreeOrder(
   return { order: paid ?? order, sale };
 }
 
-/** Creates the order's Pix through the API's own charge service (the caller points the order at it). */
-async function chargeOrder(db: Kysely<Database>, payments: PaymentProviders, order: OrdersTable) {
+/**
+ * Creates the order's Pix through the API's own charge service; `options.withCharge` points the order
+ * at it in the charge's own transaction.
+ */
+async function chargeOrder(
+  db: Kysely<Database>,
+  payments: PaymentProviders,
+  order: OrdersTable,
+  options: Pick<CreateChargeOptions, 'store' | 'product' | 'withCharge'>,
+) {
   const items = orderItems(order);
   const main = items.find((item) => item.kind === 'product')!;
   const bump = items.find((item) => item.kind === 'order_bump');
@@ -309,6 +327,7 @@ async function chargeOrder(db: Kysely<Database>, payments: PaymentProviders, ord
       },
       tracking: JSON.parse(order.tracking) as Tracking,
     },
+    options,
   ).catch((error: unknown) => {
     if (error instanceof ProviderError) error.attempt.orderId = order.id;
     throw error;
@@ -381,8 +400,9 @@ export async function renewOrderCharge(
     return claimRenewal(trx, order, holdUntil);
   });
   if (claimed) {
-    const charge = await chargeOrder(db, payments, order);
-    await setOrderCharge(db, order, charge.id, charge.expires_at);
+    await chargeOrder(db, payments, order, {
+      withCharge: (trx, charge) => setOrderCharge(trx, order, charge.id, charge.expires_at),
+    });
   }
   return claimed;
 }

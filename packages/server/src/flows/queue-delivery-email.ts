@@ -33,14 +33,13 @@ function jobFor(sale: Pick<SalesTable, 'id' | 'store_id'>, now: string): EmailJo
 }
 
 /**
- * Queues the delivery e-mail of a sale just inserted, in the sale's own transaction: call it from
- * every path that creates an approved sale, right after inserting it, with that transaction. No
- * e-mail address: nothing (`delivery_email` null). No SMTP_URL: `skipped`. A test sale paid by an
- * anonymous visitor, for an address outside the store's team and the allow list: `skipped`, with the
- * reason in `last_error`. Otherwise `pending`, with a job the worker picks up. Returns the row with its delivery e-mail, for the sale object and its
- * `sale.approved` event.
+ * The delivery e-mail columns of a new approved sale, decided before it is written so the sale is
+ * inserted once, with them. No e-mail address: nothing (`delivery_email` null). No SMTP_URL:
+ * `skipped`. A test sale paid by an anonymous visitor, for an address outside the store's team and
+ * the allow list: `skipped`, with the reason in `last_error`. Otherwise `pending`: once the sale is
+ * inserted, `queueDeliveryEmail` adds the job the worker picks up.
  */
-export async function queueDeliveryEmail(
+export async function deliveryEmailOf(
   trx: Kysely<Database>,
   sale: SalesTable,
   mail: DeliveryMail,
@@ -52,15 +51,6 @@ export async function queueDeliveryEmail(
       ? await strangerMailRefusal(trx, sale.store_id, recipient, mail.onlyTo)
       : null;
   const status: DeliveryEmailStatus = mail.smtp === null || refusal !== null ? 'skipped' : 'pending';
-  await trx
-    .updateTable('sales')
-    .set({ delivery_email_status: status, delivery_email_last_error: refusal })
-    .where('id', '=', sale.id)
-    .execute();
-  if (status === 'pending') {
-    await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
-    await wakeOnCommit(trx, EMAIL_WAKE);
-  }
   return {
     ...sale,
     delivery_email_status: status,
@@ -68,6 +58,16 @@ export async function queueDeliveryEmail(
     delivery_email_sent_at: null,
     delivery_email_last_error: refusal,
   };
+}
+
+/**
+ * Queues the delivery e-mail of a sale just inserted with `deliveryEmailOf`'s columns, in the sale's
+ * own transaction: call it from every path that creates an approved sale, right after inserting it.
+ */
+export async function queueDeliveryEmail(trx: Kysely<Database>, sale: SalesTable): Promise<void> {
+  if (sale.delivery_email_status !== 'pending') return;
+  await trx.insertInto('email_jobs').values(jobFor(sale, nowIso())).execute();
+  await wakeOnCommit(trx, EMAIL_WAKE);
 }
 
 /**

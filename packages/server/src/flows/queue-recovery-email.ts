@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedQuery } from '../platform/db/reused-query.js';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/schema.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
@@ -81,13 +82,15 @@ export async function queueRecoveryEmail(
  * (`skipped`). One a worker is sending at this moment is left to the worker, which checks the order
  * again before it sends.
  */
+const deleteWaitingJob = reusedQuery(
+  'drop waiting recovery e-mail',
+  (db: Kysely<Database>, orderId: string) =>
+    db.deleteFrom('recovery_email_jobs').where('order_id', '=', orderId).where('lease', 'is', null),
+);
+
 export async function dropRecoveryEmail(trx: Kysely<Database>, orderId: string): Promise<void> {
-  const dropped = await trx
-    .deleteFrom('recovery_email_jobs')
-    .where('order_id', '=', orderId)
-    .where('lease', 'is', null)
-    .executeTakeFirst();
-  if (dropped.numDeletedRows === 0n) return;
+  const dropped = await deleteWaitingJob(trx, orderId);
+  if (!dropped.numAffectedRows) return;
   await RECOVERY_QUEUE.settle(trx, orderId, {
     status: 'skipped',
     lastError: 'The order was paid or canceled before its recovery e-mail was due.',

@@ -10,6 +10,7 @@ import { findCharge } from '../../domain/pix/pix-charges-repository.js';
 import { effectiveStatus } from '../../domain/pix/pix-charge-object.js';
 import type { PixChargesTable } from '../../domain/pix/pix-charge-object.js';
 import type { ProductsTable } from '../../domain/catalogue/product-object.js';
+import { findActiveProductBySlug } from '../../domain/catalogue/products-repository.js';
 import { SLUG_PATTERN } from '../../domain/catalogue/product-schemas.js';
 import { HANDLE_PATTERN } from '../../platform/values/handle.js';
 import { findStore, findStoreByAnyHandle } from '../../domain/stores/stores.js';
@@ -23,35 +24,41 @@ import { DECLINE_MESSAGES_PT } from '../../domain/kernel/card-outcome.js';
 const SLUG = new RegExp(SLUG_PATTERN);
 const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-export interface ProductPageData {
+export interface PageProduct {
   store: StoresTable;
   product: ProductsTable;
+}
+
+export interface ProductPageData extends PageProduct {
   settings: CheckoutSettings;
 }
 
 /**
- * The active product at `/p/<handle>/<slug>` (the store's current handle or a previous one) with its
- * checkout's look, or null (a 404 page).
+ * The active product at `/p/<handle>/<slug>` (the store's current handle or a previous one), or
+ * null (a 404): what an order, a quote or the installments need.
  */
-export async function loadProductPage(
+export async function loadPageProduct(
   db: Kysely<Database>,
   handle: string,
   slug: string,
-): Promise<ProductPageData | null> {
+): Promise<PageProduct | null> {
   if (!HANDLE_PATTERN.test(handle) || !SLUG.test(slug)) return null;
   // A previous handle finds its store too: the page redirects to the current handle, and a page
   // opened before the change still quotes and orders.
   const store = (await findStoreByAnyHandle(db, handle))?.store;
   if (!store) return null;
-  const product = await db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', store.id)
-    .where('slug', '=', slug)
-    .where('ativo', '=', 1)
-    .executeTakeFirst();
-  if (!product) return null;
-  return { store, product, settings: await checkoutSettingsOf(db, product) };
+  const product = await findActiveProductBySlug(db, store.id, slug);
+  return product ? { store, product } : null;
+}
+
+/** The page's product, as `loadPageProduct` finds it, with its checkout's look. */
+export async function loadProductPage(
+  db: Kysely<Database>,
+  handle: string,
+  slug: string,
+): Promise<ProductPageData | null> {
+  const found = await loadPageProduct(db, handle, slug);
+  return found && { ...found, settings: await checkoutSettingsOf(db, found.product) };
 }
 
 /** The product's own checkout, or the store's default one (archiving a checkout unlinks its products). */

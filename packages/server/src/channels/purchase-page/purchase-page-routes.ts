@@ -27,8 +27,8 @@ import { orderEventStreams } from './order-status-stream.js';
 import { GONE, readOrderStatuses } from './order-status.js';
 import { orderStatusFeed } from './order-status-feed.js';
 import { registerPageAssets } from '../../platform/html/page-assets.js';
-import { loadProductPage, orderState, storeOf } from './page-data.js';
-import type { ProductPageData } from './page-data.js';
+import { loadPageProduct, loadProductPage, orderState, storeOf } from './page-data.js';
+import type { PageProduct } from './page-data.js';
 import {
   connectSources,
   httpUrl,
@@ -300,7 +300,7 @@ export async function purchasePageRoutes(
 
   /** The total the page would order: the bump when taken, the coupon when it applies (else why not). */
   async function pagePrice(
-    product: ProductPageData['product'],
+    product: PageProduct['product'],
     choice: { bump: boolean; coupon?: string | undefined },
   ) {
     const bump = choice.bump ? await offeredBump(db, product) : null;
@@ -322,8 +322,8 @@ export async function purchasePageRoutes(
     return { price: priceOrder(product, bump, coupon), coupon, couponError };
   }
 
-  async function productOr404(params: { handle: string; slug: string }): Promise<ProductPageData> {
-    const data = await loadProductPage(db, params.handle, params.slug);
+  async function productOr404(params: { handle: string; slug: string }): Promise<PageProduct> {
+    const data = await loadPageProduct(db, params.handle, params.slug);
     if (!data) throw refuse(404, 'Produto não encontrado.');
     return data;
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedQuery } from '../../platform/db/reused-query.js';
 import type { Database, DbBool } from '../../platform/db/schema.js';
 import { localDate } from '../../platform/values/local-date.js';
 import { storeTimezone } from '../kernel/store-timezone.js';
@@ -84,9 +85,17 @@ export async function addToDailyTotals(
     }
   }
   if (rows.size === 0) return;
-  await db
+  const sorted = [...rows.keys()].sort().map((key) => rows.get(key)!);
+  if (sorted.length > REUSED_UP_TO) return void (await upsertQuery(db, sorted).execute());
+  await upsertOf(sorted.length)(db, ...sorted.flatMap((row) => COLUMNS.map((column) => row[column])));
+}
+
+const COLUMNS = ['store_id', 'livemode', 'day', 'product_id', ...COUNTERS] as const;
+
+function upsertQuery(db: Kysely<Database>, rows: readonly AnalyticsDailyTable[]) {
+  return db
     .insertInto('analytics_daily')
-    .values([...rows.keys()].sort().map((key) => rows.get(key)!))
+    .values(rows)
     .onConflict((conflict) =>
       conflict
         .columns(['store_id', 'livemode', 'day', 'product_id'])
@@ -95,8 +104,37 @@ export async function addToDailyTotals(
             COUNTERS.map((c) => [c, eb(eb.ref(`analytics_daily.${c}`), '+', eb.ref(`excluded.${c}`))]),
           ),
         ),
-    )
-    .execute();
+    );
+}
+
+/**
+ * A sale or an order adds two rows (its product's and the store's day): upserts of a few rows, the
+ * purchase path's, are compiled once per row count; a page views flush of many rows is built each time.
+ */
+const REUSED_UP_TO = 4;
+
+type Upsert = (db: Kysely<Database>, ...values: unknown[]) => Promise<unknown>;
+
+const upserts = new Map<number, Upsert>();
+
+function upsertOf(count: number): Upsert {
+  let upsert = upserts.get(count);
+  if (!upsert) {
+    upsert = reusedQuery(`add to daily totals x${count}`, (db: Kysely<Database>, ...values: unknown[]) =>
+      upsertQuery(
+        db,
+        Array.from(
+          { length: count },
+          (_, r) =>
+            Object.fromEntries(
+              COLUMNS.map((column, c) => [column, values[r * COLUMNS.length + c]]),
+            ) as unknown as AnalyticsDailyTable,
+        ),
+      ),
+    );
+    upserts.set(count, upsert);
+  }
+  return upsert;
 }
 
 /** What a counted fact says about itself: whose, which mode, which product, and when. */

@@ -75,6 +75,26 @@ export function listProductsQuery(db: Kysely<Database>, storeId: string, filters
   return query;
 }
 
+const selectActiveBySlug = reusedQuery(
+  'select active product by slug',
+  (db: Kysely<Database>, storeId: string, slug: string) =>
+    db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('slug', '=', slug)
+      .where('ativo', '=', 1),
+);
+
+/** The store's active product at this slug (its purchase page's address). */
+export async function findActiveProductBySlug(
+  db: Kysely<Database>,
+  storeId: string,
+  slug: string,
+): Promise<ProductsTable | undefined> {
+  return (await selectActiveBySlug(db, storeId, slug)).rows[0];
+}
+
 const selectSlug = reusedQuery('select slug', (db: Kysely<Database>, storeId: string, slug: string) =>
   db.selectFrom('products').select('slug').where('store_id', '=', storeId).where('slug', '=', slug),
 );

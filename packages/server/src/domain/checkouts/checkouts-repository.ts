@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedQuery } from '../../platform/db/reused-query.js';
 import type { Database } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
 import { nowIso } from '../../platform/values/time.js';
@@ -16,13 +17,16 @@ export function findCheckout(db: Kysely<Database>, storeId: string, id: string) 
     .executeTakeFirst();
 }
 
-export function findDefaultCheckout(db: Kysely<Database>, storeId: string) {
-  return db
-    .selectFrom('checkouts')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('is_default', '=', 1)
-    .executeTakeFirstOrThrow();
+const selectDefaultCheckout = reusedQuery(
+  'select default checkout',
+  (db: Kysely<Database>, storeId: string) =>
+    db.selectFrom('checkouts').selectAll().where('store_id', '=', storeId).where('is_default', '=', 1),
+);
+
+export async function findDefaultCheckout(db: Kysely<Database>, storeId: string): Promise<CheckoutsTable> {
+  const row = (await selectDefaultCheckout(db, storeId)).rows[0];
+  if (!row) throw new Error(`store ${storeId} has no default checkout`);
+  return row;
 }
 
 export function listCheckoutsQuery(db: Kysely<Database>, storeId: string) {

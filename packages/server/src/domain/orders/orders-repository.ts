@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { reusedInsert, reusedQuery } from '../../platform/db/reused-query.js';
 import type { Kysely } from 'kysely';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -13,21 +14,27 @@ export interface OrderScope {
   livemode: boolean;
 }
 
-export function findOrderByToken(db: Kysely<Database>, token: string) {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('token_hash', '=', hashOrderToken(token))
-    .executeTakeFirst();
+const selectByTokenHash = reusedQuery('select order by token', (db: Kysely<Database>, tokenHash: string) =>
+  db.selectFrom('orders').selectAll().where('token_hash', '=', tokenHash),
+);
+
+export async function findOrderByToken(
+  db: Kysely<Database>,
+  token: string,
+): Promise<OrdersTable | undefined> {
+  return (await selectByTokenHash(db, hashOrderToken(token))).rows[0];
 }
 
-export function findOrder(db: Kysely<Database>, storeId: string, id: string) {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+const selectOrder = reusedQuery('select order', (db: Kysely<Database>, storeId: string, id: string) =>
+  db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('id', '=', id),
+);
+
+export async function findOrder(
+  db: Kysely<Database>,
+  storeId: string,
+  id: string,
+): Promise<OrdersTable | undefined> {
+  return (await selectOrder(db, storeId, id)).rows[0];
 }
 
 export interface OrderFilters {
@@ -54,33 +61,49 @@ export function findScopedOrder(db: Kysely<Database>, scope: OrderScope, id: str
   return listOrdersQuery(db, scope).where('id', '=', id).executeTakeFirst();
 }
 
-export function findOrderByCharge(db: Kysely<Database>, storeId: string, chargeId: string) {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('pix_charge_id', '=', chargeId)
-    .executeTakeFirst();
+const selectByCharge = reusedQuery(
+  'select order by charge',
+  (db: Kysely<Database>, storeId: string, chargeId: string) =>
+    db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('pix_charge_id', '=', chargeId),
+);
+
+export async function findOrderByCharge(
+  db: Kysely<Database>,
+  storeId: string,
+  chargeId: string,
+): Promise<OrdersTable | undefined> {
+  return (await selectByCharge(db, storeId, chargeId)).rows[0];
 }
+
+const insertOrderRow = reusedInsert('insert order', (db: Kysely<Database>, row: OrdersTable) =>
+  db.insertInto('orders').values(row),
+);
 
 export async function insertOrder(db: Kysely<Database>, row: OrdersTable): Promise<void> {
-  await db.insertInto('orders').values(row).execute();
+  await insertOrderRow(db, row);
 }
 
+const updateCharge = reusedQuery(
+  'point order at charge',
+  (db: Kysely<Database>, chargeId: string, holdUntil: string, storeId: string, id: string) =>
+    db
+      .updateTable('orders')
+      .set({ pix_charge_id: chargeId, hold_until: holdUntil, payment_method: 'pix' })
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .returningAll(),
+);
+
 /** Points the order at its (new) charge; returns the row as it now is. */
-export function setOrderCharge(
+export async function setOrderCharge(
   db: Kysely<Database>,
   row: OrdersTable,
   chargeId: string,
   holdUntil: string,
 ): Promise<OrdersTable> {
-  return db
-    .updateTable('orders')
-    .set({ pix_charge_id: chargeId, hold_until: holdUntil, payment_method: 'pix' })
-    .where('store_id', '=', row.store_id)
-    .where('id', '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = (await updateCharge(db, chargeId, holdUntil, row.store_id, row.id)).rows[0];
+  if (!updated) throw new Error(`order ${row.id} is missing`);
+  return updated;
 }
 
 /** Points the order at the card payment made for it; returns the row as it now is. */
@@ -106,25 +129,30 @@ export async function deleteOrder(db: Kysely<Database>, row: OrdersTable): Promi
  * pending or abandoned → paid once, naming its sale; one paid after it was abandoned is `recovered`.
  * Returns the paid row, or undefined when something else settled it first.
  */
-export function markOrderPaid(
+const updatePaid = reusedQuery(
+  'mark order paid',
+  (db: Kysely<Database>, saleId: string, paidAt: string, storeId: string, id: string) =>
+    db
+      .updateTable('orders')
+      .set({
+        status: 'paid',
+        sale_id: saleId,
+        paid_at: paidAt,
+        recovered: sql<number>`case when status = 'abandoned' then 1 else 0 end`,
+      })
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .where('status', 'in', UNPAID)
+      .returningAll(),
+);
+
+export async function markOrderPaid(
   db: Kysely<Database>,
   row: OrdersTable,
   saleId: string,
   paidAt: string,
 ): Promise<OrdersTable | undefined> {
-  return db
-    .updateTable('orders')
-    .set({
-      status: 'paid',
-      sale_id: saleId,
-      paid_at: paidAt,
-      recovered: sql<number>`case when status = 'abandoned' then 1 else 0 end`,
-    })
-    .where('store_id', '=', row.store_id)
-    .where('id', '=', row.id)
-    .where('status', 'in', UNPAID)
-    .returningAll()
-    .executeTakeFirst();
+  return (await updatePaid(db, saleId, paidAt, row.store_id, row.id)).rows[0];
 }
 
 /** pending → abandoned once (the sweep and the test-mode simulation race safely); the row, or undefined. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { reusedInsert } from '../../platform/db/reused-query.js';
+import { reusedInsert, reusedQuery } from '../../platform/db/reused-query.js';
 import { fromBool } from '../../platform/db/schema.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, DbBool } from '../../platform/db/schema.js';
 import type { PixChargeStatus, PixChargesTable } from './pix-charge-object.js';
 
 /** Every query is scoped by store and mode: a test key never sees a live charge, and the reverse. */
@@ -18,8 +18,23 @@ function scoped(db: Kysely<Database>, scope: ChargeScope) {
     .where('livemode', '=', fromBool(scope.livemode));
 }
 
-export function findCharge(db: Kysely<Database>, scope: ChargeScope, id: string) {
-  return scoped(db, scope).where('id', '=', id).executeTakeFirst();
+const selectCharge = reusedQuery(
+  'select charge',
+  (db: Kysely<Database>, storeId: string, livemode: DbBool, id: string) =>
+    db
+      .selectFrom('pix_charges')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('livemode', '=', livemode)
+      .where('id', '=', id),
+);
+
+export async function findCharge(
+  db: Kysely<Database>,
+  scope: ChargeScope,
+  id: string,
+): Promise<PixChargesTable | undefined> {
+  return (await selectCharge(db, scope.storeId, fromBool(scope.livemode), id)).rows[0];
 }
 
 export function findChargeByExternalId(db: Kysely<Database>, scope: ChargeScope, externalId: string) {
@@ -62,6 +77,15 @@ export async function insertCharge(db: Kysely<Database>, row: PixChargesTable): 
   await insertChargeRow(db, row);
 }
 
+const updatePaid = reusedQuery('mark charge paid', (db: Kysely<Database>, paidAt: string, id: string) =>
+  db
+    .updateTable('pix_charges')
+    .set({ status: 'paid', paid_at: paidAt, next_check_at: null })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'expired'])
+    .where('expires_at', '>', paidAt),
+);
+
 /**
  * → paid, only when paid before `expires_at`: of a payment, an expiry, a cancellation and another
  * payment racing on several nodes, exactly one wins. Returns whether this call did. A charge the
@@ -69,14 +93,8 @@ export async function insertCharge(db: Kysely<Database>, row: PixChargesTable): 
  * time decides, not when the news reached us); a canceled one never does.
  */
 export async function markPaid(db: Kysely<Database>, row: PixChargesTable, paidAt: string): Promise<boolean> {
-  const result = await db
-    .updateTable('pix_charges')
-    .set({ status: 'paid', paid_at: paidAt, next_check_at: null })
-    .where('id', '=', row.id)
-    .where('status', 'in', ['pending', 'expired'])
-    .where('expires_at', '>', paidAt)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const result = await updatePaid(db, paidAt, row.id);
+  return (result.numAffectedRows ?? 0n) > 0n;
 }
 
 /** pending → canceled while not yet due; returns whether this call did it (one event, one winner). */

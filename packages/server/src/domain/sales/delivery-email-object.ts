@@ -7,7 +7,7 @@ import type { DeliveryEmailStatus } from '../kernel/email-status.js';
 /**
  * The delivery e-mail's columns on `sales` (migration 0009). Optional in the row type so code that
  * builds a sale row before inserting it needs no e-mail fields: the database defaults them (no
- * e-mail), and `queueDeliveryEmail` sets them in the sale's transaction.
+ * e-mail), and `deliveryEmailOf` decides them before the sale is inserted.
  */
 export interface SaleDeliveryEmailColumns {
   delivery_email_status?: DeliveryEmailStatus | null;

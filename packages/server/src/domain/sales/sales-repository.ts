@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedInsert } from '../../platform/db/reused-query.js';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { SalesTable } from './sale-object.js';
@@ -21,8 +22,12 @@ export function findSale(db: Kysely<Database>, scope: SaleScope, id: string) {
   return listSalesQuery(db, scope).where('id', '=', id).executeTakeFirst();
 }
 
+const insertSaleRow = reusedInsert('insert sale', (db: Kysely<Database>, row: SalesTable) =>
+  db.insertInto('sales').values(row),
+);
+
 export async function insertSale(db: Kysely<Database>, row: SalesTable): Promise<void> {
-  await db.insertInto('sales').values(row).execute();
+  await insertSaleRow(db, row);
 }
 
 /** approved → refunded once: returns whether this call did it, so a race refunds (and emits) once. */

@@ -5,6 +5,7 @@ import { invalidRequest } from '../../platform/http/api-error.js';
 import { installmentChanges } from './installment-settings.js';
 import type { UpdateStoreBody } from './store-object.js';
 import type { StoresTable } from './stores.js';
+import { zoneChanged } from '../kernel/store-timezone.js';
 
 /** IANA names this Node.js knows (its ICU data), plus `UTC`. */
 const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -76,5 +77,6 @@ export async function updateStoreSettings(
 ): Promise<StoresTable> {
   if (Object.keys(set).length === 0) return store;
   await db.updateTable('stores').set(set).where('id', '=', store.id).execute();
+  if (set.timezone !== undefined) await zoneChanged(db, store.id);
   return { ...store, ...set };
 }

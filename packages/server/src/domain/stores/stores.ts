@@ -137,8 +137,15 @@ export async function findStore(db: Kysely<Database>, id: string): Promise<Store
   return (await selectStore(db, id)).rows[0];
 }
 
-export function findStoreByHandle(db: Kysely<Database>, handle: string): Promise<StoresTable | undefined> {
-  return db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+const selectStoreByHandle = reusedQuery('select store by handle', (db: Kysely<Database>, handle: string) =>
+  db.selectFrom('stores').selectAll().where('handle', '=', handle),
+);
+
+export async function findStoreByHandle(
+  db: Kysely<Database>,
+  handle: string,
+): Promise<StoresTable | undefined> {
+  return (await selectStoreByHandle(db, handle)).rows[0];
 }
 
 export async function countStores(db: Kysely<Database>): Promise<number> {

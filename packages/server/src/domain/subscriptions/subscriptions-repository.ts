@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedQuery } from '../../platform/db/reused-query.js';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
 import { claimableRows } from '../../platform/db/row-locks.js';
@@ -29,13 +30,22 @@ export function findSubscription(db: Kysely<Database>, scope: SubscriptionScope,
 }
 
 /** The subscription a charge pays the first cycle of, if any. */
-export function findSubscriptionByCharge(db: Kysely<Database>, storeId: string, chargeId: string) {
-  return db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('first_charge_id', '=', chargeId)
-    .executeTakeFirst();
+const selectByFirstCharge = reusedQuery(
+  'select subscription by first charge',
+  (db: Kysely<Database>, storeId: string, chargeId: string) =>
+    db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('first_charge_id', '=', chargeId),
+);
+
+export async function findSubscriptionByCharge(
+  db: Kysely<Database>,
+  storeId: string,
+  chargeId: string,
+): Promise<SubscriptionsTable | undefined> {
+  return (await selectByFirstCharge(db, storeId, chargeId)).rows[0];
 }
 
 /** What a `rec` callback names: the authorisation's `idRec`. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { reusedQuery } from '../../../platform/db/reused-query.js';
 import type { Kysely } from 'kysely';
 import type { Database, DbBool } from '../../../platform/db/schema.js';
 import { fromBool } from '../../../platform/db/schema.js';
@@ -165,17 +166,22 @@ export interface CardAcceptance {
  * Whether the store takes cards in this mode, without building a client: test mode always does (its
  * own test PSP when set, else the simulated provider); live mode only with a live PSP set.
  */
+const selectAcceptance = reusedQuery(
+  'select card acceptance',
+  (db: Kysely<Database>, storeId: string, livemode: DbBool) =>
+    db
+      .selectFrom('card_providers')
+      .select(['provider', 'public_key'])
+      .where('store_id', '=', storeId)
+      .where('livemode', '=', livemode),
+);
+
 export async function cardAcceptance(
   db: Kysely<Database>,
   storeId: string,
   livemode: boolean,
 ): Promise<CardAcceptance | null> {
-  const row = await db
-    .selectFrom('card_providers')
-    .select(['provider', 'public_key'])
-    .where('store_id', '=', storeId)
-    .where('livemode', '=', fromBool(livemode))
-    .executeTakeFirst();
+  const row = (await selectAcceptance(db, storeId, fromBool(livemode))).rows[0];
   if (row) return { provider: row.provider, publicKey: row.public_key };
   return livemode ? null : { provider: 'simulated', publicKey: null };
 }
