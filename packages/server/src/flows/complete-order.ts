@@ -4,7 +4,7 @@ import type { Database } from '../platform/db/schema.js';
 import { dropRecoveryEmail } from './queue-recovery-email.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { OrdersTable } from '../domain/orders/order-object.js';
-import { findOrder, findOrderByCharge, markOrderPaid } from '../domain/orders/orders-repository.js';
+import { markOrderOfChargePaid, markOrderPaid } from '../domain/orders/orders-repository.js';
 
 /** What a sale learns from the order it completes. */
 export type SaleFromOrder = Pick<SalesTable, 'product_id' | 'items' | 'coupon' | 'recovered'>;
@@ -22,7 +22,14 @@ export async function completeOrder(
   saleId: string,
   paidAt: string,
 ): Promise<{ order: OrdersTable | undefined; sale: SaleFromOrder }> {
-  const paid = await markOrderPaid(trx, order, saleId, paidAt);
+  return settlePaidOrder(trx, await markOrderPaid(trx, order, saleId, paidAt));
+}
+
+/** What follows an order's payment; undefined (it was not unpaid, or there is none): nothing. */
+async function settlePaidOrder(
+  trx: Kysely<Database>,
+  paid: OrdersTable | undefined,
+): Promise<{ order: OrdersTable | undefined; sale: SaleFromOrder }> {
   if (!paid) return { order: undefined, sale: NO_ORDER };
   await dropRecoveryEmail(trx, paid.id);
   if (paid.coupon_id !== null) await countRedemption(trx, paid.coupon_id);
@@ -39,8 +46,7 @@ export async function completeOrderOfCharge(
   saleId: string,
   paidAt: string,
 ): Promise<SaleFromOrder> {
-  const order = await findOrderByCharge(trx, charge.store_id, charge.id);
-  return order ? (await completeOrder(trx, order, saleId, paidAt)).sale : NO_ORDER;
+  return (await settlePaidOrder(trx, await markOrderOfChargePaid(trx, charge, saleId, paidAt))).sale;
 }
 
 /** The purchase-page order a card payment pays, completed; a payment made through the API has none. */
@@ -51,6 +57,6 @@ export async function completeOrderOfCardPayment(
   paidAt: string,
 ): Promise<SaleFromOrder> {
   if (payment.order_id === null) return NO_ORDER;
-  const order = await findOrder(trx, payment.store_id, payment.order_id);
-  return order ? (await completeOrder(trx, order, saleId, paidAt)).sale : NO_ORDER;
+  const order = { store_id: payment.store_id, id: payment.order_id };
+  return (await settlePaidOrder(trx, await markOrderPaid(trx, order, saleId, paidAt))).sale;
 }
