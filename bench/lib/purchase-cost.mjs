@@ -12,19 +12,22 @@ export const TICKS_PER_SECOND = 100;
 
 export const ticksOf = (pids) => pids.reduce((sum, pid) => sum + processTicks(pid), 0);
 
-/** Every process named `postgres` on this machine (the postmaster, its backends and helpers). */
-export function postgresPids() {
+/** Every process on this machine whose command is `name` (as /proc/<pid>/comm has it). */
+export function processesNamed(name) {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
       } catch {
         return false;
       }
     })
     .map(Number);
 }
+
+/** PostgreSQL's processes on this machine: the postmaster, every backend, its helpers. */
+export const postgresPids = () => processesNamed('postgres');
 
 /**
  * Starts counting the CPU of the processes `list()` names (read again at the end: a backend may
@@ -103,4 +106,41 @@ export async function waitUntilDrained({ backlog, pids, idleMs = 300, maxMs = 15
     last = now;
   }
   return Date.now() - started;
+}
+
+/**
+ * Samples, every `intervalMs` until stopped, what the backends of `appName` that are running a
+ * statement wait on (pg_stat_activity: a lock, WAL I/O, or nothing, i.e. on the CPU). The returned
+ * function stops it and gives each wait's share of those samples, largest first, e.g.
+ * `cpu 61%, Lock:transactionid 22%, IO:WALSync 9%`.
+ */
+export async function samplePgWaits(pgUrl, appName, intervalMs = 50) {
+  const pg = await importServerDependency('pg');
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  const counts = new Map();
+  let total = 0;
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const { rows } = await client.query(
+        `select coalesce(wait_event_type || ':' || wait_event, 'cpu') as wait from pg_stat_activity
+          where application_name = $1 and state = 'active'`,
+        [appName],
+      );
+      for (const { wait } of rows) counts.set(wait, (counts.get(wait) ?? 0) + 1);
+      total += rows.length;
+      await sleep(intervalMs);
+    }
+  })();
+  return async () => {
+    running = false;
+    await sampling;
+    await client.end();
+    return [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([wait, n]) => `${wait} ${Math.round((n / Math.max(1, total)) * 100)}%`)
+      .join(', ');
+  };
 }
