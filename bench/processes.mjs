@@ -37,9 +37,10 @@ import {
   purchaseOnce,
   runPurchases,
 } from './lib/purchase-steps.mjs';
-import { purchaseStores } from './lib/purchase-stores.mjs';
+import { productPagePath, purchaseStores } from './lib/purchase-stores.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
 import { startStorefront } from './lib/servers.mjs';
+import { textTable } from './lib/table.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -181,7 +182,7 @@ async function purchaseThroughput(database) {
         try {
           const contexts = [];
           for (const { handle, key } of stores) {
-            const pagePath = await productPage(server, handle, key);
+            const pagePath = await productPagePath(server, { handle, key });
             contexts.push(purchaseContext({ origin: server.url, pagePath, key }));
           }
           for (const kind of purchaseKinds) {
@@ -252,16 +253,6 @@ async function purchaseThroughput(database) {
     await backlog.close();
   }
   return rows;
-}
-
-/** A product on the store's hosted page, made through the API; its page's path. */
-async function productPage(server, handle, key) {
-  const product = await requestJson(`${server.api}/products`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ nome: `Curso ${randomBytes(3).toString('hex')}`, preco: 97 }),
-  });
-  return `/p/${handle}/${product.slug}`;
 }
 
 /** A local HTTPS receiver on 127.x.y.z:8443 (the webhook port rule), calling `onRequest` per delivery. */
@@ -358,17 +349,6 @@ async function deliveryLatency(database) {
   return rows;
 }
 
-function table(rows) {
-  const columns = Object.keys(rows[0]);
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join('  ');
-  return [
-    line(columns),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((r) => line(columns.map((c) => r[c]))),
-  ].join('\n');
-}
-
 const median = (list) => list.sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
 
 log(
@@ -393,12 +373,12 @@ function summary(rows, rate, cpu, unit) {
 try {
   const rounds = Number(values.rounds) > 0;
   const rows = rounds ? await throughput(database) : [];
-  if (rows.length > 0) console.log(table(rows));
+  if (rows.length > 0) console.log(textTable(rows));
   summary(rows, 'rps', 'cpuUsPerRequest', 'req');
   const purchaseRows = rounds && purchaseKinds.length > 0 ? await purchaseThroughput(database) : [];
-  if (purchaseRows.length > 0) console.log(`\n${table(purchaseRows)}`);
+  if (purchaseRows.length > 0) console.log(`\n${textTable(purchaseRows)}`);
   summary(purchaseRows, 'purchasesPerSecond', 'serverUs', 'purchase');
-  if (Number(values['delivery-events']) > 0) console.log(`\n${table(await deliveryLatency(database))}`);
+  if (Number(values['delivery-events']) > 0) console.log(`\n${textTable(await deliveryLatency(database))}`);
 } finally {
   await database.cleanup();
 }

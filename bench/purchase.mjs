@@ -12,7 +12,6 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareDatabase } from './lib/database.mjs';
-import { requestJson } from './lib/http.mjs';
 import { benchDir, resultsDir } from './lib/paths.mjs';
 import { percentile } from './lib/percentile.mjs';
 import { watchCpu } from './lib/proc-stats.mjs';
@@ -33,9 +32,11 @@ import {
   purchaseOnce,
   runPurchases,
 } from './lib/purchase-steps.mjs';
+import { productPagePath } from './lib/purchase-stores.mjs';
 import { waitForQuiet } from './lib/quiet.mjs';
 import { machineInfo, saveResults } from './lib/results-file.mjs';
 import { startBaseline, startStorefront } from './lib/servers.mjs';
+import { textTable } from './lib/table.mjs';
 
 const USAGE = `node bench/purchase.mjs [options]
 
@@ -105,20 +106,6 @@ function targetOf(kind, db) {
 }
 
 const perPurchase = (ticks, purchases) => Math.round((ticks / TICKS_PER_SECOND / purchases) * 1e6);
-
-/** A product sold on the store's hosted page (through the API, as a merchant makes one). */
-async function productPage(server, database) {
-  const product = await requestJson(`${server.api}/products`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${database.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      nome: 'Curso de Violão',
-      preco: 97,
-      link_acesso: 'https://members.example.com/v',
-    }),
-  });
-  return `/p/${database.handle}/${product.slug}`;
-}
 
 async function measureBaseline({ baseline, kind, ctx, sample }) {
   const pool = httpPool(baseline.url, settings.concurrency);
@@ -217,7 +204,7 @@ async function measureDatabase(dbKind) {
   const pool = httpPool(server.url, settings.concurrency);
   const rows = [];
   try {
-    const pagePath = await productPage(server, database);
+    const pagePath = await productPagePath(server, database);
     const ctx = purchaseContext({ origin: server.url, pagePath, key: database.key });
     for (const kind of settings.kinds) {
       log(`${database.kind} ${kind}: sample, baseline, server`);
@@ -259,21 +246,6 @@ async function measureDatabase(dbKind) {
   return rows;
 }
 
-function table(rows, columns) {
-  const cells = rows.map((r) => columns.map(([, get]) => (get(r) == null ? '—' : String(get(r)))));
-  const widths = columns.map(([name], i) => Math.max(name.length, ...cells.map((c) => c[i].length)));
-  const line = (c) =>
-    c
-      .map((v, i) => v.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [
-    line(columns.map(([name]) => name)),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...cells.map(line),
-  ].join('\n');
-}
-
 const COLUMNS = [
   ['kind', (r) => r.kind],
   ['db', (r) => r.db],
@@ -301,10 +273,10 @@ log(
 );
 const rows = [];
 for (const db of databases) rows.push(...(await measureDatabase(db)));
-console.log(table(rows, COLUMNS));
+console.log(textTable(rows, COLUMNS));
 console.log();
 console.log(
-  table(
+  textTable(
     rows.flatMap((r) => r.steps.map((s) => ({ kind: r.kind, db: r.db, ...s }))),
     [
       ['kind', (r) => r.kind],

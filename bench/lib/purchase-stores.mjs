@@ -1,5 +1,7 @@
 // More test-mode stores in a bench's database, each with an all-scopes key, made by the server's own
 // functions as bench/lib/database.mjs makes the first: purchases spread over several stores.
+import { randomBytes } from 'node:crypto';
+import { requestJson } from './http.mjs';
 import { importServerModule } from './paths.mjs';
 
 /** `count - 1` stores more than `database`'s own; returns all `count` as { handle, key }. */
@@ -21,4 +23,21 @@ export async function purchaseStores(database, count) {
     await db.close();
   }
   return stores;
+}
+
+/**
+ * A product of the store (`handle`, `key`) made through the API on `server`, as a merchant makes one
+ * (a name of its own each time: a server restarted on the same database makes another); its page.
+ */
+export async function productPagePath(server, { handle, key }) {
+  const product = await requestJson(`${server.api}/products`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      nome: `Curso de Violão ${randomBytes(3).toString('hex')}`,
+      preco: 97,
+      link_acesso: 'https://members.example.com/violao',
+    }),
+  });
+  return `/p/${handle}/${product.slug}`;
 }
