@@ -1,6 +1,8 @@
 // `STOREFRONT_PROCESSES`: one `serve` process against N on the same box, with the same load
 // generator, in alternating rounds; and how soon a write's webhook leaves when the delivery worker
-// runs in another process (bench/README.md, "Several processes").
+// runs in another process (bench/README.md, "Several processes"). Purchases (`--only
+// purchase-api,purchase-page`) are whole purchases made by a keep-alive undici pool, as
+// bench/purchase.mjs makes them; with STOREFRONT_TEST_REDIS_URL set the server shares its limits in Redis.
 //
 //   npm run build -w packages/server && node bench/processes.mjs [--processes 2] [--db sqlite|postgres]
 import { spawn } from 'node:child_process';
@@ -18,8 +20,27 @@ import { runLoad } from './lib/load.mjs';
 import { serverBin } from './lib/paths.mjs';
 import { percentile } from './lib/percentile.mjs';
 import { processTicks } from './lib/proc-stats.mjs';
+import {
+  TICKS_PER_SECOND,
+  openBacklog,
+  pgBackendPids,
+  postgresPids,
+  processesNamed,
+  samplePgWaits,
+  waitUntilDrained,
+  watchPids,
+} from './lib/purchase-cost.mjs';
+import {
+  PURCHASE_KINDS,
+  httpPool,
+  purchaseContext,
+  purchaseOnce,
+  runPurchases,
+} from './lib/purchase-steps.mjs';
+import { productPagePath, purchaseStores } from './lib/purchase-stores.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
 import { startStorefront } from './lib/servers.mjs';
+import { textTable } from './lib/table.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,9 +51,20 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     duration: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
+    'purchase-concurrency': { type: 'string', default: '16' },
+    stores: { type: 'string', default: '1' },
     'delivery-events': { type: 'string', default: '60' },
   },
 });
+const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL || null;
+const redisUrl = process.env.STOREFRONT_TEST_REDIS_URL || null;
+/** `purchase-<kind>` in --only: whole purchases of that kind (bench/lib/purchase-steps.mjs). */
+const PURCHASE_PREFIX = 'purchase-';
+const purchaseKinds = values.only
+  .split(',')
+  .filter((name) => name.startsWith(PURCHASE_PREFIX))
+  .map((name) => name.slice(PURCHASE_PREFIX.length));
+for (const kind of purchaseKinds) if (!PURCHASE_KINDS[kind]) throw new Error(`unknown purchase kind ${kind}`);
 const processes = Number(values.processes);
 const options = {
   connections: Number(values.connections),
@@ -60,8 +92,18 @@ function processTree(pid) {
   return [pid, ...children];
 }
 
+/** Names the server's PostgreSQL connections (PGAPPNAME), to find their backends. */
+const pgAppName = `storefront-bench-${randomBytes(4).toString('hex')}`;
+
 async function startServer(database, count, extraEnv = {}) {
-  const serverEnv = { ...database.serverEnv, STOREFRONT_PROCESSES: String(count), ...extraEnv };
+  const serverEnv = {
+    ...database.serverEnv,
+    STOREFRONT_PROCESSES: String(count),
+    STOREFRONT_ORDER_RATE_LIMIT: '1000000', // per minute, per (IP, store): orders and "Simular pagamento"
+    PGAPPNAME: pgAppName,
+    ...(redisUrl && { REDIS_URL: redisUrl }),
+    ...extraEnv,
+  };
   const server = await startStorefront({ database: { ...database, serverEnv }, options, profileDir: null });
   // /readyz answered from one process; give the others time to listen before any load.
   for (let i = 0; i < 100 && processTree(server.pid).length < (count > 1 ? count + 1 : 1); i++)
@@ -71,6 +113,7 @@ async function startServer(database, count, extraEnv = {}) {
 
 async function throughput(database) {
   const scenarios = SCENARIOS.filter((s) => values.only.split(',').includes(s.name));
+  if (scenarios.length === 0) return [];
   const rows = [];
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const count of [1, processes]) {
@@ -114,6 +157,100 @@ async function throughput(database) {
         await server.stop();
       }
     }
+  }
+  return rows;
+}
+
+/**
+ * Purchases a second with 1 process and with N, alternating: `--purchase-concurrency` purchases in
+ * flight from one keep-alive pool, a warm-up, then `--duration` seconds measured, and the worker's
+ * backlog drained before the CPU is read. CPU per purchase of the server's tree (the primary's share
+ * apart), of the server's PostgreSQL backends, of every postgres process, and of redis-server; what
+ * the busy backends wait on. With `--stores N` the purchases go round the stores of N (each its own
+ * product and daily totals) instead of all to one.
+ */
+async function purchaseThroughput(database) {
+  const rows = [];
+  const concurrency = Number(values['purchase-concurrency']);
+  const stores = await purchaseStores(database, Number(values.stores));
+  const backlog = await openBacklog(database);
+  try {
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      for (const count of [1, processes]) {
+        const server = await startServer(database, count);
+        const pool = httpPool(server.url, concurrency);
+        try {
+          const contexts = [];
+          for (const { handle, key } of stores) {
+            const pagePath = await productPagePath(server, { handle, key });
+            contexts.push(purchaseContext({ origin: server.url, pagePath, key }));
+          }
+          for (const kind of purchaseKinds) {
+            let next = 0;
+            const once = () => purchaseOnce(pool, kind, contexts[next++ % contexts.length]);
+            const warmup = await runPurchases({
+              once,
+              count: Infinity,
+              concurrency,
+              durationMs: Number(values.warmup) * 1000,
+            });
+            if (warmup.errors.length > 0) throw new Error(warmup.errors[0]);
+            const pids = processTree(server.pid);
+            await waitUntilDrained({ backlog, pids });
+            const serverTicks = await watchPids(() => pids);
+            const primaryTicks = await watchPids(() => [server.pid]);
+            const backends =
+              pgUrl && database.kind === 'postgres'
+                ? await watchPids(() => pgBackendPids(pgUrl, pgAppName))
+                : null;
+            const allPostgres = await watchPids(postgresPids);
+            const redis = await watchPids(() => processesNamed('redis-server'));
+            const waits = backends ? await samplePgWaits(pgUrl, pgAppName) : null;
+            const loadBefore = load1m();
+            const run = await runPurchases({
+              once,
+              count: Infinity,
+              concurrency,
+              durationMs: Number(values.duration) * 1000,
+            });
+            const pgActive = waits && (await waits());
+            await waitUntilDrained({ backlog, pids });
+            const n = Math.max(1, run.purchases.length);
+            const us = (ticks) => Math.round(((ticks / TICKS_PER_SECOND) * 1e6) / n);
+            const cpuTicks = await serverTicks();
+            const totals = run.purchases
+              .map((steps) => steps.reduce((sum, s) => sum + s.ms, 0))
+              .sort((a, b) => a - b);
+            rows.push({
+              round,
+              scenario: `${PURCHASE_PREFIX}${kind}`,
+              processes: count,
+              purchasesPerSecond: Math.round((run.purchases.length / run.seconds) * 10) / 10,
+              p50Ms: Math.round(percentile(totals, 50)),
+              p99Ms: Math.round(percentile(totals, 99)),
+              failed: run.errors.length,
+              serverUs: us(cpuTicks),
+              primaryUs: count > 1 ? us(await primaryTicks()) : 0,
+              pgBackendsUs: backends ? us(await backends()) : null,
+              pgAllUs: us(await allPostgres()),
+              redisUs: us(await redis()),
+              serverCores: Math.round((cpuTicks / TICKS_PER_SECOND / run.seconds) * 100) / 100,
+              load1m: `${loadBefore} → ${load1m()}`,
+              pgActive,
+            });
+            if (run.errors.length > 0) log(`${kind}: ${run.errors[0]}`);
+            log(
+              `round ${round}, ${count} process(es), purchase ${kind}: ${rows.at(-1).purchasesPerSecond}/s`,
+            );
+          }
+        } finally {
+          await pool.close();
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    await backlog.close();
   }
   return rows;
 }
@@ -212,39 +349,36 @@ async function deliveryLatency(database) {
   return rows;
 }
 
-function table(rows) {
-  const columns = Object.keys(rows[0]);
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join('  ');
-  return [
-    line(columns),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((r) => line(columns.map((c) => r[c]))),
-  ].join('\n');
-}
-
 const median = (list) => list.sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
 
 log(
-  `${values.db}: 1 process against ${processes}, ${availableParallelism()} cores, load average ${load1m()}`,
+  `${values.db}${redisUrl ? ' + Redis' : ''}: 1 process against ${processes}, ${availableParallelism()} cores, ` +
+    (purchaseKinds.length > 0 ? `purchases over ${values.stores} store(s), ` : '') +
+    `load average ${load1m()}`,
 );
-const database = await prepareDatabase({
-  kind: values.db,
-  pgUrl: process.env.STOREFRONT_TEST_DATABASE_URL || null,
-  seedCount: 5_000,
-});
-try {
-  const rows = Number(values.rounds) > 0 ? await throughput(database) : [];
-  if (rows.length > 0) console.log(table(rows));
+const database = await prepareDatabase({ kind: values.db, pgUrl, seedCount: 5_000 });
+
+/** N processes against 1, medians of the rounds: the throughput ratio and the CPU per unit. */
+function summary(rows, rate, cpu, unit) {
   for (const scenario of new Set(rows.map((r) => r.scenario))) {
     const of = (count, field) =>
       median(rows.filter((r) => r.scenario === scenario && r.processes === count).map((r) => r[field]));
     console.log(
-      `${scenario}: ${processes} processes / 1 = ${Math.round((of(processes, 'rps') / of(1, 'rps')) * 100) / 100}x req/s ` +
-        `(medians of the rounds), CPU µs/req ${of(1, 'cpuUsPerRequest')} → ${of(processes, 'cpuUsPerRequest')}`,
+      `${scenario}: ${processes} processes / 1 = ${Math.round((of(processes, rate) / of(1, rate)) * 100) / 100}x ${unit}/s ` +
+        `(medians of the rounds), CPU µs/${unit} ${of(1, cpu)} → ${of(processes, cpu)}`,
     );
   }
-  if (Number(values['delivery-events']) > 0) console.log(`\n${table(await deliveryLatency(database))}`);
+}
+
+try {
+  const rounds = Number(values.rounds) > 0;
+  const rows = rounds ? await throughput(database) : [];
+  if (rows.length > 0) console.log(textTable(rows));
+  summary(rows, 'rps', 'cpuUsPerRequest', 'req');
+  const purchaseRows = rounds && purchaseKinds.length > 0 ? await purchaseThroughput(database) : [];
+  if (purchaseRows.length > 0) console.log(`\n${textTable(purchaseRows)}`);
+  summary(purchaseRows, 'purchasesPerSecond', 'serverUs', 'purchase');
+  if (Number(values['delivery-events']) > 0) console.log(`\n${textTable(await deliveryLatency(database))}`);
 } finally {
   await database.cleanup();
 }

@@ -47,3 +47,22 @@ export function renderTable(rows) {
   }
   return out.join('\n');
 }
+
+/**
+ * A plain left-aligned text table of `rows`: `columns` as [heading, value of a row] pairs, by default
+ * every key of the first row. Missing values show as —.
+ */
+export function textTable(rows, columns = Object.keys(rows[0]).map((key) => [key, (r) => r[key]])) {
+  const cells = rows.map((r) => columns.map(([, get]) => text(get(r))));
+  const widths = columns.map(([name], i) => Math.max(name.length, ...cells.map((c) => c[i].length)));
+  const line = (values) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map(([name]) => name)),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+  ].join('\n');
+}
