@@ -54,7 +54,6 @@ export async function approveSaleRecorded(
   );
   await insertSale(trx, row);
   await queueDeliveryEmail(trx, row);
-  await countSale(trx, row);
   const sale = toSale(row);
   await queueConversion(trx, { storeId: row.store_id, kind: 'Purchase', eventId: row.id });
   const event = await recordEvent(trx, {
@@ -64,5 +63,8 @@ export async function approveSaleRecorded(
     object: sale,
     ...(after !== undefined && { after }),
   });
+  // Last: the store's row of the day is one every sale of the store updates, and on PostgreSQL its
+  // lock is held until the commit; taken late, concurrent purchases wait on it for less.
+  await countSale(trx, row);
   return { sale, event };
 }
