@@ -2,12 +2,12 @@
 // "Dashboard"):
 // - login: an unknown e-mail and a wrong password must take about as long (both pay one scrypt
 //   verification); the right password is the baseline (the same scrypt, plus the session write);
-// - Início: server time with `--sales` sales (default 100,000) spread over 90 days, per period,
+// - Início: server time with `--sales` sales (default 100,000) spread over a year, per period,
 //   against GET /healthz on the same server.
 //
 //   npm run build -w packages/server && node bench/dashboard.mjs [--sales 100000] [--postgres]
-import { randomUUID } from 'node:crypto';
 import { startDashboardBench } from './lib/dashboard-bench.mjs';
+import { seedSales } from './lib/dashboard-seed.mjs';
 import { percentileOf } from './lib/percentile.mjs';
 
 // Every login comes from its own address (through a trusted proxy), so no attempt is throttled.
@@ -45,33 +45,14 @@ try {
     `  wrong password / right password (p50): ${(percentileOf(times.wrong, 50) / percentileOf(times.right, 50)).toFixed(2)}x`,
   );
 
-  // Seed sales: clones of one real sale (paid through the API), spread over 90 days.
-  const api = await bench.apiClient(['pix:write']);
-  const charge = await api('/payments/pix', {
-    amount: 10,
-    customer: { name: 'Cliente Bench', email: 'c@bench.example' },
-  });
-  await api(`/payments/pix/${charge.id}/simulate_payment`);
-  const template = await db.kysely.selectFrom('sales').selectAll().executeTakeFirstOrThrow();
-  const now = Date.now();
+  // Seed sales over the last year (bench/lib/dashboard-seed.mjs).
+  const api = await bench.apiClient(['products:write']);
+  for (const nome of ['Curso de Violão', 'E-book de Receitas', 'Mentoria'])
+    await api('/products', { nome, preco: 10 });
   const seedStart = process.hrtime.bigint();
-  await db.kysely.transaction().execute(async (trx) => {
-    for (let first = 0; first < SALES; first += 500) {
-      const rows = [];
-      for (let i = first; i < Math.min(SALES, first + 500); i++) {
-        rows.push({
-          ...template,
-          id: randomUUID(),
-          pix_charge_id: null,
-          amount_cents: 1000 + (i % 97) * 100,
-          status: i % 20 === 0 ? 'refunded' : 'approved',
-          created_at: new Date(now - ((i * 7919) % (90 * 86_400_000))).toISOString(),
-        });
-      }
-      await trx.insertInto('sales').values(rows).execute();
-    }
-  });
-  if (bench.postgres) await bench.analyze('sales');
+  await seedSales(db.kysely, { storeId: bench.store.id, count: SALES });
+  if (bench.postgres)
+    for (const table of ['sales', 'card_payments', 'analytics_daily']) await bench.analyze(table);
   console.log(`seeded ${SALES} sales in ${ms(Number(process.hrtime.bigint() - seedStart) / 1e9)} s`);
 
   const cookie = await bench.signInOwner(fromNextClient());

@@ -109,14 +109,15 @@ export const salesScreen = defineScreen('sales', async (app, services) => {
   app.get('/vendas', guard('viewer', { querystring: SalesQuery }), async (request, reply) => {
     const { storeId } = member(request);
     const query = request.query;
-    const cursor = query.antes ? await cursorOf(db, storeId, query.antes) : null;
-    if (query.antes && !cursor) throw new DashboardError(400, 'Esta página da lista não existe mais.');
-    const scope = await scopeOf(request);
-    const floor = await nameSearchFloor(db, scope, query, cursor);
-    const [rows, products] = await Promise.all([
-      filteredSales(db, scope, query, cursor, SALES_PAGE_SIZE + 1, floor),
+    // Independent reads side by side: on PostgreSQL each is a round trip.
+    const [cursor, scope, products] = await Promise.all([
+      query.antes ? cursorOf(db, storeId, query.antes) : null,
+      scopeOf(request),
       productChoices(db, storeId),
     ]);
+    if (query.antes && !cursor) throw new DashboardError(400, 'Esta página da lista não existe mais.');
+    const floor = await nameSearchFloor(db, scope, query, cursor);
+    const rows = await filteredSales(db, scope, query, cursor, SALES_PAGE_SIZE + 1, floor);
     const sales = rows.slice(0, SALES_PAGE_SIZE);
     // A full page continues after its last sale; a name search that reached its floor, after the floor.
     const nextAfter = rows.length > SALES_PAGE_SIZE ? sales[sales.length - 1]!.id : (floor?.id ?? null);

@@ -28,6 +28,7 @@ import * as subscriptionCancelEmail from './0027-subscription-cancel-email.js';
 import * as previousHandles from './0028-previous-handles.js';
 import * as cardPayments from './0029-card-payments.js';
 import * as cardTotals from './0030-card-totals.js';
+import * as salesSearchListing from './0031-sales-search-listing.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0028-previous-handles': previousHandles,
   '0029-card-payments': cardPayments,
   '0030-card-totals': cardTotals,
+  '0031-sales-search-listing': salesSearchListing,
 };
