@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { countOrder } from '../domain/analytics/daily-totals.js';
 import { CouponRefused, holdCoupon } from '../domain/coupons/coupon-holds.js';
+import type { UsableCoupon } from '../domain/coupons/coupon-holds.js';
 import type { Config } from '../platform/config/config.js';
 import type { DeliveryMail } from '../domain/accounts/test-mail-policy.js';
 import type { Database } from '../platform/db/schema.js';
@@ -30,6 +31,7 @@ import { recordOrderEvent } from './record-order-event.js';
 import type { OrderLinkConfig } from '../domain/orders/order-links.js';
 import { completeOrder } from './complete-order.js';
 import { priceOrder } from './price-order.js';
+import type { OrderPrice } from './price-order.js';
 import {
   claimRenewal,
   deleteOrder,
@@ -112,6 +114,27 @@ export async function placeOrder(
   const bump = input.bump && !recurring ? await offeredBump(db, product) : null;
   const token = newOrderToken();
   const now = new Date();
+  const newRow = (price: OrderPrice, held: UsableCoupon | null) =>
+    orderRow(input, { token, now, price, held, method: card ? 'card' : 'pix' });
+  if (!card && !recurring && !input.coupon) {
+    const price = priceOrder(product, bump, null);
+    if (price.totalCents > 0) {
+      // Nothing to hold before asking for the Pix: the order, its count and `order.created` are
+      // written with the charge, in its one transaction.
+      const row = newRow(price, null);
+      await chargeOrder(db, payments, row, {
+        store,
+        product,
+        withCharge: async (trx, charge) => {
+          const placed = { ...row, pix_charge_id: charge.id, hold_until: charge.expires_at };
+          await insertOrder(trx, placed);
+          await recordOrderEvent(trx, input.config, 'order.created', placed);
+          await countOrder(trx, placed);
+        },
+      });
+      return { token, cardPayment: null };
+    }
+  }
   const { order, sale } = await db.transaction().execute(async (trx) => {
     const held = input.coupon
       ? await holdCoupon(trx, {
@@ -121,37 +144,7 @@ export async function placeOrder(
           priceCents: product.preco_cents,
         })
       : null;
-    const price = priceOrder(product, bump, held);
-    const id = newUuid();
-    const row: OrdersTable = {
-      id,
-      store_id: store.id,
-      token_hash: hashOrderToken(token),
-      token_sealed: sealOrderToken(input.config, id, token),
-      livemode: store.checkout_mode === 'live' ? 1 : 0,
-      status: 'pending',
-      product_id: product.id,
-      items: JSON.stringify(price.items),
-      coupon_id: held?.coupon.id ?? null,
-      coupon: price.coupon === null ? null : JSON.stringify(price.coupon),
-      amount_cents: price.totalCents,
-      customer: JSON.stringify(input.customer),
-      tracking: JSON.stringify(input.tracking),
-      pix_charge_id: null,
-      payment_method: card ? 'card' : 'pix',
-      card_payment_id: null,
-      hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
-      sale_id: null,
-      created_at: now.toISOString(),
-      paid_at: null,
-      abandoned_at: null,
-      recovered: 0,
-      recovery_email_status: null,
-      recovery_email_sent_at: null,
-      recovery_email_last_error: null,
-      client_ip: input.client.ip,
-      user_agent: input.client.userAgent?.slice(0, 1000) ?? null,
-    };
+    const row = newRow(priceOrder(product, bump, held), held);
     await insertOrder(trx, row);
     await countOrder(trx, row);
     if (row.amount_cents === 0) {
@@ -206,6 +199,45 @@ export async function placeOrder(
     }
   }
   return { token, cardPayment };
+}
+
+/** A new order's row: pending, priced, held for the Pix's time (ORDER_PIX_SECONDS) from `now`. */
+function orderRow(
+  input: NewOrder,
+  order: { token: string; now: Date; price: OrderPrice; held: UsableCoupon | null; method: 'pix' | 'card' },
+): OrdersTable {
+  const { store, product } = input;
+  const { price, held, now } = order;
+  const id = newUuid();
+  return {
+    id,
+    store_id: store.id,
+    token_hash: hashOrderToken(order.token),
+    token_sealed: sealOrderToken(input.config, id, order.token),
+    livemode: store.checkout_mode === 'live' ? 1 : 0,
+    status: 'pending',
+    product_id: product.id,
+    items: JSON.stringify(price.items),
+    coupon_id: held?.coupon.id ?? null,
+    coupon: price.coupon === null ? null : JSON.stringify(price.coupon),
+    amount_cents: price.totalCents,
+    customer: JSON.stringify(input.customer),
+    tracking: JSON.stringify(input.tracking),
+    pix_charge_id: null,
+    payment_method: order.method,
+    card_payment_id: null,
+    hold_until: isoAfter(ORDER_PIX_SECONDS * 1000, now),
+    sale_id: null,
+    created_at: now.toISOString(),
+    paid_at: null,
+    abandoned_at: null,
+    recovered: 0,
+    recovery_email_status: null,
+    recovery_email_sent_at: null,
+    recovery_email_last_error: null,
+    client_ip: input.client.ip,
+    user_agent: input.client.userAgent?.slice(0, 1000) ?? null,
+  };
 }
 
 /**
