@@ -190,7 +190,8 @@ scrapeGauge(
   'PostgreSQL pool connections by state: in_use, waiting (queries queued for one), max (pool size).',
   'sum',
   (g, s) => {
-    if (!s.pool) return;
+    // No pool now (SQLite, or the sources detached): no series, rather than the last pool's figures.
+    if (!s.pool) return g.reset();
     g.set({ state: 'in_use' }, s.pool.inUse);
     g.set({ state: 'waiting' }, s.pool.waiting);
     g.set({ state: 'max' }, s.pool.size);
