@@ -24,37 +24,54 @@ const SECRET_PATHS: string[][] = [
 
 /** The request's path and query as the access log shows them, without the secrets they may carry. */
 export function loggedUrl(request: FastifyRequest): string {
-  const [path = '', query] = request.url.split('?', 2) as [string, string | undefined];
+  const url = request.url;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
   const params = (request.routeOptions.url ? request.params : {}) as Record<string, string>;
-  const secrets = new Set(SECRET_PARAMS.filter((name) => params[name]).map((name) => params[name]));
+  const secrets = SECRET_PARAMS.filter((name) => params[name]).map((name) => params[name]);
   const segments = path.split('/');
-  const byPrefix = secretSegments(segments);
-  const shownPath = segments
-    .map((segment, i) => (byPrefix.has(i) || secrets.has(decoded(segment)) ? ':token' : segment))
-    .join('/');
-  if (query === undefined) return shownPath;
-  const names = query
+  const byPrefix = secretSegment(segments);
+  // Most requests carry no secret: their path is shown as it came, without decoding every segment.
+  const shownPath =
+    byPrefix === -1 && secrets.length === 0
+      ? path
+      : segments
+          .map((segment, i) => (i === byPrefix || secrets.includes(decoded(segment)) ? ':token' : segment))
+          .join('/');
+  if (mark === -1) return shownPath;
+  const names = url
+    .slice(mark + 1)
     .split('&')
     .filter(Boolean)
     .map((pair) => `${pair.split('=', 1)[0]}=…`);
   return `${shownPath}?${names.join('&')}`;
 }
 
+/** The longest prefix of SECRET_PATHS, plus the secret's own segment. */
+const WORDS_READ = Math.max(...SECRET_PATHS.map((prefix) => prefix.length)) + 1;
+
 /**
- * The indexes of the segments SECRET_PATHS redacts. Prefixes are compared as the router might still
- * have read them, or a person typed them: decoded, in any case, with empty segments (`//`) skipped.
+ * The index of the segment SECRET_PATHS redacts, or -1. Prefixes are compared as the router might
+ * still have read them, or a person typed them: decoded, in any case, with empty segments (`//`)
+ * skipped. Only the first few segments are read.
  */
-function secretSegments(segments: string[]): Set<number> {
-  const present = segments.flatMap((segment, i) => (segment === '' ? [] : [i]));
-  const words = present.map((i) => decoded(segments[i]!).toLowerCase());
+function secretSegment(segments: string[]): number {
+  const present: number[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < segments.length && present.length < WORDS_READ; i++) {
+    if (segments[i] === '') continue;
+    present.push(i);
+    words.push(decoded(segments[i]!).toLowerCase());
+  }
   for (const prefix of SECRET_PATHS) {
     if (!prefix.every((word, i) => words[i] === word)) continue;
-    return new Set(present.slice(prefix.length, prefix.length + 1));
+    return present[prefix.length] ?? -1;
   }
-  return new Set();
+  return -1;
 }
 
 function decoded(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
