@@ -19,6 +19,16 @@ const pageOrder = (paying = {}) => JSON.stringify({ ...BUYER, bump: false, track
 /** The path of an order page from the `order_url` the order POST answered (relative already). */
 const orderPathOf = (answer) => new URL(JSON.parse(answer).order_url, 'http://x').pathname;
 
+/** The buyer opens the product's page, and later the order page the order answered (Pix and card alike). */
+const PAGE_STEP = {
+  name: 'page',
+  request: (ctx) => ({ method: 'GET', path: ctx.pagePath, headers: ctx.browser }),
+};
+const ORDER_PAGE_STEP = {
+  name: 'order page',
+  request: (ctx, state) => ({ method: 'GET', path: state.orderPath, headers: ctx.browser }),
+};
+
 /*
  * A kind of purchase: its steps in order. A step makes its request from the context (the origin,
  * the product's page, the key) and what earlier steps learned (`state`), and `learn`s from the answer.
@@ -29,7 +39,7 @@ export const PURCHASE_KINDS = {
   page: {
     title: 'Pix on the hosted page: page, order, order page, "Simular pagamento"',
     steps: [
-      { name: 'page', request: (ctx) => ({ method: 'GET', path: ctx.pagePath, headers: ctx.browser }) },
+      PAGE_STEP,
       {
         name: 'order',
         request: (ctx) => ({
@@ -40,10 +50,7 @@ export const PURCHASE_KINDS = {
         }),
         learn: (state, text) => (state.orderPath = orderPathOf(text)),
       },
-      {
-        name: 'order page',
-        request: (ctx, state) => ({ method: 'GET', path: state.orderPath, headers: ctx.browser }),
-      },
+      ORDER_PAGE_STEP,
       {
         name: 'pay',
         request: (ctx, state) => ({
@@ -81,7 +88,7 @@ export const PURCHASE_KINDS = {
   'card-page': {
     title: 'Card on the hosted page (simulated provider, tok_test_approved): page, order, order page',
     steps: [
-      { name: 'page', request: (ctx) => ({ method: 'GET', path: ctx.pagePath, headers: ctx.browser }) },
+      PAGE_STEP,
       {
         name: 'order',
         request: (ctx) => ({
@@ -97,10 +104,7 @@ export const PURCHASE_KINDS = {
           state.orderPath = orderPathOf(text);
         },
       },
-      {
-        name: 'order page',
-        request: (ctx, state) => ({ method: 'GET', path: state.orderPath, headers: ctx.browser }),
-      },
+      ORDER_PAGE_STEP,
     ],
   },
   'card-api': {

@@ -18,7 +18,7 @@ const NO_ORDER: SaleFromOrder = { product_id: null, items: null, coupon: null, r
  */
 export async function completeOrder(
   trx: Kysely<Database>,
-  order: OrdersTable,
+  order: Pick<OrdersTable, 'store_id' | 'id'>,
   saleId: string,
   paidAt: string,
 ): Promise<{ order: OrdersTable | undefined; sale: SaleFromOrder }> {
@@ -58,5 +58,5 @@ export async function completeOrderOfCardPayment(
 ): Promise<SaleFromOrder> {
   if (payment.order_id === null) return NO_ORDER;
   const order = { store_id: payment.store_id, id: payment.order_id };
-  return (await settlePaidOrder(trx, await markOrderPaid(trx, order, saleId, paidAt))).sale;
+  return (await completeOrder(trx, order, saleId, paidAt)).sale;
 }

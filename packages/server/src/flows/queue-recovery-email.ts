@@ -77,17 +77,17 @@ export async function queueRecoveryEmail(
   return { ...order, recovery_email_status: status, recovery_email_last_error: reason };
 }
 
-/**
- * In the transaction that pays or cancels an order: a recovery e-mail still waiting is not sent
- * (`skipped`). One a worker is sending at this moment is left to the worker, which checks the order
- * again before it sends.
- */
 const deleteWaitingJob = reusedQuery(
   'drop waiting recovery e-mail',
   (db: Kysely<Database>, orderId: string) =>
     db.deleteFrom('recovery_email_jobs').where('order_id', '=', orderId).where('lease', 'is', null),
 );
 
+/**
+ * In the transaction that pays or cancels an order: a recovery e-mail still waiting is not sent
+ * (`skipped`). One a worker is sending at this moment is left to the worker, which checks the order
+ * again before it sends.
+ */
 export async function dropRecoveryEmail(trx: Kysely<Database>, orderId: string): Promise<void> {
   const dropped = await deleteWaitingJob(trx, orderId);
   if (!dropped.numAffectedRows) return;

@@ -112,59 +112,48 @@ export async function deleteOrder(db: Kysely<Database>, row: OrdersTable): Promi
 }
 
 /**
- * pending or abandoned → paid once, naming its sale; one paid after it was abandoned is `recovered`.
- * Returns the paid row, or undefined when something else settled it first.
+ * Marks paid, once, the unpaid order whose `column` is `key`: pending or abandoned → paid, naming its
+ * sale; one paid after it was abandoned is `recovered`. Finding and marking are one statement.
  */
-/** What paying an order sets: paid, its sale, and `recovered` when it had been abandoned. */
-const paidSet = (saleId: string, paidAt: string) => ({
-  status: 'paid' as const,
-  sale_id: saleId,
-  paid_at: paidAt,
-  recovered: sql<number>`case when status = 'abandoned' then 1 else 0 end`,
-});
+const markPaidBy = (column: 'id' | 'pix_charge_id') =>
+  reusedQuery(
+    `mark order paid by ${column}`,
+    (db: Kysely<Database>, saleId: string, paidAt: string, storeId: string, key: string) =>
+      db
+        .updateTable('orders')
+        .set({
+          status: 'paid',
+          sale_id: saleId,
+          paid_at: paidAt,
+          recovered: sql<number>`case when status = 'abandoned' then 1 else 0 end`,
+        })
+        .where('store_id', '=', storeId)
+        .where(column, '=', key)
+        .where('status', 'in', UNPAID)
+        .returningAll(),
+  );
 
-const updatePaid = reusedQuery(
-  'mark order paid',
-  (db: Kysely<Database>, saleId: string, paidAt: string, storeId: string, id: string) =>
-    db
-      .updateTable('orders')
-      .set(paidSet(saleId, paidAt))
-      .where('store_id', '=', storeId)
-      .where('id', '=', id)
-      .where('status', 'in', UNPAID)
-      .returningAll(),
-);
+const markPaidById = markPaidBy('id');
+const markPaidByCharge = markPaidBy('pix_charge_id');
 
-/** unpaid → paid once; the row as it now is, or undefined when it was not unpaid. */
+/** Returns the paid row, or undefined when something else settled it first. */
 export async function markOrderPaid(
   db: Kysely<Database>,
   row: { store_id: string; id: string },
   saleId: string,
   paidAt: string,
 ): Promise<OrdersTable | undefined> {
-  return (await updatePaid(db, saleId, paidAt, row.store_id, row.id)).rows[0];
+  return (await markPaidById(db, saleId, paidAt, row.store_id, row.id)).rows[0];
 }
 
-const updateChargeOrderPaid = reusedQuery(
-  'mark order of charge paid',
-  (db: Kysely<Database>, saleId: string, paidAt: string, storeId: string, chargeId: string) =>
-    db
-      .updateTable('orders')
-      .set(paidSet(saleId, paidAt))
-      .where('store_id', '=', storeId)
-      .where('pix_charge_id', '=', chargeId)
-      .where('status', 'in', UNPAID)
-      .returningAll(),
-);
-
-/** `markOrderPaid` for the order a charge pays, found and paid in one statement (an API charge has none). */
+/** `markOrderPaid` for the order a charge pays; undefined also when it has none (an API charge). */
 export async function markOrderOfChargePaid(
   db: Kysely<Database>,
   charge: { store_id: string; id: string },
   saleId: string,
   paidAt: string,
 ): Promise<OrdersTable | undefined> {
-  return (await updateChargeOrderPaid(db, saleId, paidAt, charge.store_id, charge.id)).rows[0];
+  return (await markPaidByCharge(db, saleId, paidAt, charge.store_id, charge.id)).rows[0];
 }
 
 /** pending → abandoned once (the sweep and the test-mode simulation race safely); the row, or undefined. */

@@ -6,8 +6,6 @@ import { roleAllows } from '../../../domain/accounts/roles.js';
 import type { Role } from '../../../domain/accounts/roles.js';
 import { csrfTokenOf, findSession } from '../../../domain/accounts/sessions.js';
 import type { SignedInSession } from '../../../domain/accounts/sessions.js';
-import { membershipsOf } from '../../../domain/accounts/users.js';
-import type { StoreMembership } from '../../../domain/accounts/users.js';
 import { CSRF_FIELD } from '../views/components.js';
 
 /**
@@ -35,12 +33,6 @@ export interface DashboardRequestState {
   csrf: string | null;
   /** This response's CSP nonce. */
   nonce: string;
-  /**
-   * The member's stores, for the layout's store switcher (`sendPage`): asked for as soon as a
-   * member's GET passed the guard, so that query runs beside the page's own instead of after them.
-   * Null on other requests (`sendPage` asks then).
-   */
-  memberships: Promise<StoreMembership[]> | null;
 }
 
 export const SESSION_COOKIE = 'sf_session';
@@ -143,7 +135,6 @@ export const dashboardPlugin = fp(
         token: session ? token : null,
         csrf: session && token ? csrfTokenOf(config.secret, token) : null,
         nonce: newNonce(),
-        memberships: null,
       };
     });
 
@@ -173,11 +164,6 @@ export const dashboardPlugin = fp(
             'Formulário expirado ou inválido. Recarregue a página e tente de novo.',
           );
         }
-      } else if (access !== 'verify') {
-        const memberships = membershipsOf(db, session.userId);
-        // Awaited by sendPage; a request that renders no page (a CSV, an error) leaves it unawaited.
-        memberships.catch(() => {});
-        request.dashboard.memberships = memberships;
       }
     });
   },

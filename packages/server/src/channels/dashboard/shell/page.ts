@@ -98,7 +98,7 @@ export async function sendPage(
 ): Promise<FastifyReply> {
   const session = member(request);
   const { nonce, csrf } = request.dashboard;
-  const stores = await (request.dashboard.memberships ?? membershipsOf(request.server.db, session.userId));
+  const stores = await membershipsOf(request.server.db, session.userId);
   const tree = h(
     PageContextValue.Provider,
     { value: { csrf, nonce, role: session.role, timeZone: session.storeTimezone } },
