@@ -233,9 +233,16 @@ describeEachDatabase(
       const names = [
         ...first.text.matchAll(/<a href="\/dashboard\/checkouts\/[0-9a-f-]{36}">([^<]+)<\/a>/g),
       ].map((m) => m[1]);
-      expect(names).toHaveLength(50);
-      expect(names[0]).toBe('Guardado');
-      expect(names[1]).toBe('Lista 50');
+      // Newest first by (created_at, id): checkouts made in the same millisecond fall back to the id.
+      const stored = await api.db
+        .selectFrom('checkouts')
+        .select('name')
+        .where('store_id', '=', listStore)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      expect(stored).toHaveLength(52);
+      expect(names).toEqual(stored.slice(0, 50).map((row) => row.name));
       const older = /href="(\/dashboard\/checkouts\?antes=[^"]+)"/
         .exec(first.text)![1]!
         .replaceAll('&amp;', '&');
@@ -243,7 +250,10 @@ describeEachDatabase(
       const rest = [
         ...second.text.matchAll(/<a href="\/dashboard\/checkouts\/[0-9a-f-]{36}">([^<]+)<\/a>/g),
       ].map((m) => m[1]);
-      expect(rest).toEqual(['Lista 1', 'Checkout padrão']);
+      expect(rest).toEqual(stored.slice(50).map((row) => row.name));
+      expect(new Set([...names, ...rest])).toEqual(
+        new Set(['Guardado', 'Checkout padrão', ...Array.from({ length: 50 }, (_, i) => `Lista ${i + 1}`)]),
+      );
       expect(second.text).not.toContain('Mais antigos');
       const onlyArchived = await get(reader, '?status=arquivados');
       expect(onlyArchived.text).toContain('>Guardado<');

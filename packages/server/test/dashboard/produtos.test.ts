@@ -325,7 +325,17 @@ describeEachDatabase('dashboard Produtos', (api: TestApi) => {
       .exec(first.text)![1]!
       .replace(/&amp;/g, '&');
     const second = await dashboardRequest(api.baseUrl, owner, 'GET', more);
-    expect([...listed(first.text), ...listed(second.text)]).toEqual(ids.slice(1).reverse());
+    // Newest first by (created_at, id): products made in the same millisecond fall back to the id.
+    const active = await api.db
+      .selectFrom('products')
+      .select('id')
+      .where('store_id', '=', shop.storeId)
+      .where('id', '!=', ids[0]!)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    expect([...listed(first.text), ...listed(second.text)]).toEqual(active.map((row) => row.id));
+    expect(new Set(active.map((row) => row.id))).toEqual(new Set(ids.slice(1)));
     const archived = await dashboardRequest(api.baseUrl, owner, 'GET', `${PATH}?status=arquivados`);
     expect(listed(archived.text)).toEqual([ids[0]]);
   });
