@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { planConstants } from '../platform/db/plan-constant.js';
 import type { Config } from '../platform/config/config.js';
 import { fromBool } from '../platform/db/schema.js';
 import type { Database } from '../platform/db/schema.js';
@@ -60,7 +61,7 @@ export const markRecurringDue = async (
       .where('store_id', '=', storeId)
       .where('livemode', '=', fromBool(true))
       .where('id_rec', 'in', idRecs)
-      .where('status', 'in', LIVE_OPEN)
+      .where('status', 'in', planConstants(LIVE_OPEN))
       .executeTakeFirst();
     due += result.numUpdatedRows;
   }
@@ -175,7 +176,7 @@ export function recurringChecks(
             : nextAuthorisationCheckAt(new Date()),
       })
       .where('id', '=', row.id)
-      .where('status', 'in', LIVE_OPEN)
+      .where('status', 'in', planConstants(LIVE_OPEN))
       // A callback during the read (the payer answering right after paying) made it due now: that stands.
       .where('next_check_at', '=', row.next_check_at)
       .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { planConstant } from '../platform/db/plan-constant.js';
 import type { Database } from '../platform/db/schema.js';
 import { startPeriodic } from '../platform/jobs/periodic.js';
 import type { JobLog, Worker } from '../platform/jobs/worker.js';
@@ -141,7 +142,7 @@ async function sendDueCharges(
     .updateTable('subscriptions')
     .set({ next_action_date: null, claimed_until: null })
     .where('id', 'in', released)
-    .where('status', '=', 'active')
+    .where('status', '=', planConstant('active'))
     .execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { planConstant } from '../../platform/db/plan-constant.js';
 import { reusedQuery } from '../../platform/db/reused-query.js';
 import type { Database } from '../../platform/db/schema.js';
 import { newUuid } from '../../platform/values/ids.js';
@@ -20,7 +21,11 @@ export function findCheckout(db: Kysely<Database>, storeId: string, id: string) 
 const selectDefaultCheckout = reusedQuery(
   'select default checkout',
   (db: Kysely<Database>, storeId: string) =>
-    db.selectFrom('checkouts').selectAll().where('store_id', '=', storeId).where('is_default', '=', 1),
+    db
+      .selectFrom('checkouts')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('is_default', '=', planConstant(1)),
 );
 
 export async function findDefaultCheckout(db: Kysely<Database>, storeId: string): Promise<CheckoutsTable> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { planConstants } from '../../platform/db/plan-constant.js';
 import type { Database } from '../../platform/db/schema.js';
 import { nowIso } from '../../platform/values/time.js';
 import { discountCents } from './coupon-object.js';
@@ -49,7 +50,7 @@ export async function usableCoupon(db: Kysely<Database>, input: CouponRequest): 
       .where('coupon_id', '=', coupon.id)
       // Unpaid orders, an abandoned one too (its buyer may renew the Pix). An order whose Pix the
       // store canceled is `canceled` from that commit on, and holds nothing.
-      .where('status', 'in', UNPAID)
+      .where('status', 'in', planConstants(UNPAID))
       .where('hold_until', '>', now);
     if (input.exceptOrderId !== undefined) holds = holds.where('id', '<>', input.exceptOrderId);
     const held = Number((await holds.executeTakeFirstOrThrow()).n);

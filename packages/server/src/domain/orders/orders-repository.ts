@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { planConstant, planConstants } from '../../platform/db/plan-constant.js';
 import { reusedInsert, reusedQuery } from '../../platform/db/reused-query.js';
 import type { Kysely } from 'kysely';
 import { fromBool } from '../../platform/db/schema.js';
@@ -129,7 +130,7 @@ const markPaidBy = (column: 'id' | 'pix_charge_id') =>
         })
         .where('store_id', '=', storeId)
         .where(column, '=', key)
-        .where('status', 'in', UNPAID)
+        .where('status', 'in', planConstants(UNPAID))
         .returningAll(),
   );
 
@@ -167,7 +168,7 @@ export function markOrderAbandoned(
     .set({ status: 'abandoned', abandoned_at: abandonedAt })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
-    .where('status', '=', 'pending')
+    .where('status', '=', planConstant('pending'))
     .returningAll()
     .executeTakeFirst();
 }
@@ -183,7 +184,7 @@ export function markOrderCanceled(
     .set({ status: 'canceled' })
     .where('store_id', '=', storeId)
     .where('pix_charge_id', '=', chargeId)
-    .where('status', 'in', UNPAID)
+    .where('status', 'in', planConstants(UNPAID))
     .returningAll()
     .executeTakeFirst();
 }
@@ -197,7 +198,7 @@ export function findOrdersToAbandon(db: Kysely<Database>, placedBy: string, limi
   return db
     .selectFrom('orders')
     .select(['orders.id', 'orders.store_id'])
-    .where('orders.status', '=', 'pending')
+    .where('orders.status', '=', planConstant('pending'))
     .where('orders.created_at', '<=', placedBy)
     .where((eb) =>
       eb.not(
@@ -229,7 +230,7 @@ export async function claimRenewal(
     .set({ hold_until: holdUntil })
     .where('store_id', '=', row.store_id)
     .where('id', '=', row.id)
-    .where('status', 'in', UNPAID)
+    .where('status', 'in', planConstants(UNPAID))
     .where('hold_until', '=', row.hold_until)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { planConstant, planConstants } from '../../platform/db/plan-constant.js';
 import { reusedQuery } from '../../platform/db/reused-query.js';
 import { fromBool } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -93,7 +94,7 @@ export async function moveSubscription(
     .updateTable('subscriptions')
     .set(changes)
     .where('id', '=', row.id)
-    .where('status', 'in', from)
+    .where('status', 'in', planConstants(from))
     .$if(atCycle !== undefined, (q) => q.where('cycle', '=', atCycle!))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n ? { ...row, ...changes } : null;
@@ -202,7 +203,7 @@ export async function claimDueSubscriptions(
     .selectFrom('subscriptions')
     .select('id')
     .where('next_action_date', '<=', day.asOf)
-    .where('status', 'in', ['active', 'past_due'])
+    .where('status', 'in', planConstants(['active', 'past_due'] as const))
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
     .$if(storeId !== undefined, (q) => q.where('store_id', '=', storeId!))
     .$if(day.timezone !== null, (q) =>
@@ -254,7 +255,7 @@ export async function expireUnauthorised(
           .onRef('pix_charges.store_id', '=', 'subscriptions.store_id'),
       )
       .selectAll('subscriptions')
-      .where('subscriptions.status', '=', 'pending')
+      .where('subscriptions.status', '=', planConstant('pending'))
       .where((eb) =>
         eb.or([
           eb('pix_charges.status', 'in', ['expired', 'canceled']),
