@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import { openProcessLog } from '../../platform/config/process-log.js';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import { openPaymentProviders } from '../server/payment-providers.js';
 import { startDuties } from '../server/node-duties.js';
@@ -16,7 +16,7 @@ export function registerWorkerCommand(program: Command): void {
     .action(async () => {
       const config = loadConfigOrExit();
       boundHeapGrowth();
-      const log = pino({ level: config.logLevel });
+      const log = openProcessLog(config.logLevel);
       const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
       const payments = openPaymentProviders(db.kysely, config);
       const duties = startDuties({ db: db.kysely, config, log, payments }, ['worker']);

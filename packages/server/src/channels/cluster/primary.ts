@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { pino } from 'pino';
+import { openProcessLog } from '../../platform/config/process-log.js';
 import {
   exitIfCannotStart,
   printDemoKey,
@@ -43,7 +43,7 @@ async function runHttpProcess(config: Config): Promise<void> {
 }
 
 async function runPrimary(config: Config): Promise<void> {
-  const log = pino({ level: config.logLevel });
+  const log = openProcessLog(config.logLevel);
   // Before any HTTP process exists: migrations happen once, not once per process.
   const db = await exitIfCannotStart(config, () => openServingDatabase(config.databaseUrl, log));
   warnIfPublicUrlIsPlain(config, log);

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { processLogDestination } from '../../platform/config/process-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       level: deps.config.logLevel,
       // Keys and signatures never reach the logs.
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+      stream: processLogDestination(),
     },
     genReqId: () => prefixedId('req'),
     // Behind a reverse proxy: the client's address and scheme from the proxies named here only.

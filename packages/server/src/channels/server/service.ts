@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
+import { openProcessLog } from '../../platform/config/process-log.js';
 import type { BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from '../../platform/config/config.js';
@@ -103,7 +103,7 @@ export async function startService(
   config: Config,
   options: { logger?: boolean } = {},
 ): Promise<RunningService> {
-  const log = pino({ level: config.logLevel });
+  const log = openProcessLog(config.logLevel);
   const db = await openServingDatabase(config.databaseUrl, log);
   const payments = openPaymentProviders(db.kysely, config);
   const http = await listen(config, db, { ...options, log, payments }).catch(async (error: unknown) => {
@@ -132,7 +132,7 @@ export async function startHttpProcess(
   config: Config,
   renderMetrics?: () => Promise<string>,
 ): Promise<Omit<RunningService, 'demo'>> {
-  const log = pino({ level: config.logLevel });
+  const log = openProcessLog(config.logLevel);
   const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
   const payments = openPaymentProviders(db.kysely, config);
   const http = await listen(config, db, { log, payments, ...(renderMetrics ? { renderMetrics } : {}) });
