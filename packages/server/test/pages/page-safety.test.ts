@@ -98,6 +98,31 @@ describeEachDatabase(
         expect(style[0]).toContain(`nonce="${nonce}"`);
       expect(first.text).not.toMatch(/\sstyle=/);
       expect(first.text).not.toMatch(/sk_(test|live)_/);
+      // The second view is the same page (kept, not rendered again) under its own nonce only.
+      const secondNonce = /'nonce-([^']+)'/.exec(second.headers.get('content-security-policy')!)![1]!;
+      expect(second.text).not.toContain(nonce);
+      expect(second.text.replaceAll(secondNonce, nonce)).toBe(first.text);
+    });
+
+    it('shows a change to the product, its bump, the checkout or the store on the very next view', async () => {
+      const changing = await createShop(api, { slug: 'muda' }, 'Loja Antiga');
+      const view = async () => (await pageRequest(api, 'GET', changing.pagePath)).text;
+      expect(await view()).toContain('Loja Antiga');
+      const as = api.as(changing.key);
+      await as.patch(`/products/${changing.product.id as string}`, { nome: 'Curso Novo', preco: 123.45 });
+      await as.patch(`/products/${changing.bump.id as string}`, { nome: 'Bônus Novo' });
+      await as.patch(`/checkouts/${changing.checkoutId}`, {
+        settings_json: { checkout_titulo: 'Título Novo' },
+      });
+      await api.db
+        .updateTable('stores')
+        .set({ name: 'Loja Nova' })
+        .where('id', '=', changing.storeId)
+        .execute();
+      const after = await view();
+      for (const shown of ['Curso Novo', '123,45', 'Bônus Novo', 'Título Novo', 'Loja Nova'])
+        expect(after).toContain(shown);
+      expect(after).not.toContain('Loja Antiga');
     });
 
     it('keeps a merchant image URL whose host holds `;` or `,` out of the page and of its CSP', async () => {
