@@ -50,7 +50,9 @@ export function qrSymbol(payload: string): QrSymbol {
     }
   }
   if (best === 0) return { size, data: modules.data };
-  const data = modules.data.map((dark, i) => dark ^ layout.flips[best]![i]!);
+  const data = modules.data;
+  const flips = layout.flips[best]!;
+  for (let i = 0; i < data.length; i++) data[i] = data[i]! ^ flips[i]!;
   for (const [bit, row, col] of layout.formatCells) data[row * size + col] = (FORMAT_BITS[best]! >> bit) & 1;
   return { size, data };
 }
