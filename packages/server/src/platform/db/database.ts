@@ -138,6 +138,16 @@ function createPrivately(path: string, log: DatabaseLog): void {
   closeSync(openSync(path, 'a', 0o600));
 }
 
+/**
+ * WAL pages written before a commit copies them back into the database file (SQLite's default is
+ * 1,000). A checkpoint copies each page once however often it was rewritten since the last one, and
+ * a purchase rewrites the same few pages (the day's totals, the tails of the orders, events and
+ * sales and their indexes): at 1,000 the checkpoints were ~40% of the commits' CPU, ~480 µs of a page
+ * purchase in commits; at 4,000, ~370 µs. The WAL file grows to ~16 MB at 4 KB pages, and the commit
+ * that checkpoints takes up to ~15 ms instead of ~5 ms, four times less often.
+ */
+export const WAL_CHECKPOINT_PAGES = 4000;
+
 function openSqlite(path: string, log: DatabaseLog): Db {
   if (path !== ':memory:') createPrivately(path, log);
   const sqlite = new SqliteDatabase(path);
@@ -146,6 +156,7 @@ function openSqlite(path: string, log: DatabaseLog): Db {
   sqlite.pragma('busy_timeout = 5000');
   switchToWal(sqlite);
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({
     dialect: withAfterCommit(new SqliteWriterDialect({ database: withStatementCache(sqlite) })),
