@@ -41,7 +41,7 @@ import { textTable } from './lib/table.mjs';
 const USAGE = `node bench/purchase.mjs [options]
 
   --purchases N      measured purchases per kind and database (default 300)
-  --warmup N         purchases before measuring, on each of server and baseline (default 50)
+  --warmup N         purchases before measuring, on each of server and baseline (default 1000)
   --concurrency C    purchases in flight at once (default 4)
   --rounds R         baseline and server take turns R times, purchases/R each (default 5)
   --db LIST          sqlite, postgres or both (postgres needs STOREFRONT_TEST_DATABASE_URL; default both)
@@ -55,7 +55,7 @@ const USAGE = `node bench/purchase.mjs [options]
 const { values } = parseArgs({
   options: {
     purchases: { type: 'string', default: '300' },
-    warmup: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
     db: { type: 'string', default: 'sqlite,postgres' },
