@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from '../../platform/values/random-pool.js';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { type DbBool, toBool } from '../../platform/db/schema.js';
@@ -71,7 +72,7 @@ export const ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** 128 random bits, URL-safe (22 characters). */
 export function newOrderToken(): string {
-  return randomBytes(16).toString('base64url');
+  return pooledRandomBytes(16).toString('base64url');
 }
 
 export function hashOrderToken(token: string): string {

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pooledRandomBytes } from '../values/random-pool.js';
 
 /** A fresh nonce per page: only the page's own script and style run. */
 export function newNonce(): string {
-  return randomBytes(16).toString('base64');
+  return pooledRandomBytes(16).toString('base64');
 }
 
 /**

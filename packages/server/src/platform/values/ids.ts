@@ -1,27 +1,16 @@
-import { randomFillSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomByte } from './random-pool.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
- * Random bytes from the CSPRNG, drawn from a pooled buffer: a `randomBytes` call per id was ~5% of a
- * GET's CPU (every request gets an id). The pool is refilled from the CSPRNG when used up.
+ * Uniform base62 characters: bytes >= 248 are rejected so no character is favoured. The bytes come
+ * from the pool: a `randomBytes` call per id was ~5% of a GET's CPU (every request gets an id).
  */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function nextRandomByte(): number {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++]!;
-}
-
-/** Uniform base62 characters: bytes >= 248 are rejected so no character is favoured. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    const byte = nextRandomByte();
+    const byte = randomByte();
     if (byte < 248) out += BASE62[byte % 62];
   }
   return out;

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.js';
 
 /**
  * Encryption at rest for short secrets (webhook signing secrets), keyed from STOREFRONT_SECRET.
@@ -40,7 +41,7 @@ export function createSecretBox(storefrontSecret: string): SecretBox {
 
   return {
     seal(plaintext, associatedData) {
-      const iv = randomBytes(IV_BYTES);
+      const iv = pooledRandomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
       if (associatedData !== undefined) cipher.setAAD(Buffer.from(associatedData, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
