@@ -148,7 +148,8 @@ export function purchaseContext({ origin, pagePath, key }) {
 export const httpPool = (origin, connections) =>
   new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
 
-async function send(pool, { method, path, headers, body }) {
+/** One request on `pool`: its status and its answer as text. */
+export async function send(pool, { method, path, headers, body }) {
   const res = await pool.request({ method, path, headers, body });
   const text = await res.body.text();
   return { status: res.statusCode, text };
