@@ -133,7 +133,11 @@ export async function startHttpProcess(
   renderMetrics?: () => Promise<string>,
 ): Promise<Omit<RunningService, 'demo'>> {
   const log = openProcessLog(config.logLevel);
-  const db = openDatabase(config.databaseUrl, { timeouts: SERVING_TIMEOUTS, log });
+  const db = openDatabase(config.databaseUrl, {
+    timeouts: SERVING_TIMEOUTS,
+    checkpointInBackground: true,
+    log,
+  });
   const payments = openPaymentProviders(db.kysely, config);
   const http = await listen(config, db, { log, payments, ...(renderMetrics ? { renderMetrics } : {}) });
   return { app: http.app, db, url: http.url, close: once(http.close, payments.close, db.close) };

@@ -10,6 +10,7 @@ import type { Database } from './schema.js';
 import { withAfterCommit } from './after-commit.js';
 import { withNamedStatements } from './postgres-named-statements.js';
 import { SearchPathPostgresDialect } from './search-path-introspector.js';
+import { startBackgroundCheckpoints } from './sqlite-background-checkpoints.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -43,6 +44,11 @@ export interface OpenOptions {
    * on stderr, clear of a command's --json output).
    */
   log?: DatabaseLog;
+  /**
+   * SQLite: copy the WAL back into the database file from a thread (`serve` and `storefront worker`),
+   * not in whichever commit crosses the threshold. Short-lived commands leave it to their commits.
+   */
+  checkpointInBackground?: boolean;
 }
 
 /** The part of a pino logger the database reports to. */
@@ -143,12 +149,13 @@ function createPrivately(path: string, log: DatabaseLog): void {
  * 1,000). A checkpoint copies each page once however often it was rewritten since the last one, and
  * a purchase rewrites the same few pages (the day's totals, the tails of the orders, events and
  * sales and their indexes): at 1,000 the checkpoints were ~40% of the commits' CPU, ~480 µs of a page
- * purchase in commits; at 4,000, ~370 µs. The WAL file grows to ~16 MB at 4 KB pages, and the commit
- * that checkpoints takes up to ~15 ms instead of ~5 ms, four times less often.
+ * purchase in commits; at 4,000, ~370 µs. The WAL file grows to ~16 MB at 4 KB pages. The commit that
+ * checkpoints would take up to ~20 ms, so the service checkpoints from a thread instead
+ * (`checkpointInBackground`), about as far apart at full load, with 4x this as the commits' backstop.
  */
 export const WAL_CHECKPOINT_PAGES = 4000;
 
-function openSqlite(path: string, log: DatabaseLog): Db {
+function openSqlite(path: string, log: DatabaseLog, checkpointInBackground: boolean): Db {
   if (path !== ':memory:') createPrivately(path, log);
   const sqlite = new SqliteDatabase(path);
   // busy_timeout makes another process (the other HTTP processes of STOREFRONT_PROCESSES, a separate
@@ -156,13 +163,22 @@ function openSqlite(path: string, log: DatabaseLog): Db {
   sqlite.pragma('busy_timeout = 5000');
   switchToWal(sqlite);
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  // With the thread, the commits' own threshold is only a backstop: at 4,000 a burst of writes
+  // crossed it between two of the thread's checkpoints, and commits did the copy after all.
+  const threshold = checkpointInBackground ? 4 * WAL_CHECKPOINT_PAGES : WAL_CHECKPOINT_PAGES;
+  sqlite.pragma(`wal_autocheckpoint = ${threshold}`);
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({
     dialect: withAfterCommit(new SqliteWriterDialect({ database: withStatementCache(sqlite) })),
     log: countStatements,
   });
-  return { kysely, dialect: 'sqlite', poolStats: () => null, close: () => kysely.destroy() };
+  const checkpoints =
+    checkpointInBackground && path !== ':memory:' ? startBackgroundCheckpoints(path, log) : null;
+  const close = async () => {
+    await checkpoints?.stop();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', poolStats: () => null, close };
 }
 
 /**
@@ -220,7 +236,11 @@ function openPostgres(url: string, options: OpenOptions): Db {
 /** Opens `sqlite:<path>` or `postgres://…` (already validated by the config). */
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
   return url.startsWith('sqlite:')
-    ? openSqlite(url.slice('sqlite:'.length), options.log ?? stderrLog())
+    ? openSqlite(
+        url.slice('sqlite:'.length),
+        options.log ?? stderrLog(),
+        options.checkpointInBackground ?? false,
+      )
     : openPostgres(url, options);
 }
 

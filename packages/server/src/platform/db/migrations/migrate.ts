@@ -108,5 +108,5 @@ export async function openServingDatabase(url: string, log: OpenOptions['log']):
   } finally {
     await migrating.close();
   }
-  return openDatabase(url, { timeouts: SERVING_TIMEOUTS, ...(log && { log }) });
+  return openDatabase(url, { timeouts: SERVING_TIMEOUTS, checkpointInBackground: true, ...(log && { log }) });
 }
