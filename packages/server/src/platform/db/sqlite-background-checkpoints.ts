@@ -71,6 +71,9 @@ export function startBackgroundCheckpoints(path: string, log: CheckpointLog): Ba
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
+      // Unreferenced, the thread would not keep the process alive for this wait: a process with
+      // nothing else left would end with the wait unsettled (exit code 13) instead of its own code.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
