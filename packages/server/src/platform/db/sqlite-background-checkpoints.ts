@@ -54,6 +54,8 @@ export function startBackgroundCheckpoints(path: string, log: CheckpointLog): Ba
   const worker = new Worker(THREAD, {
     eval: true,
     workerData: { path, driver, intervalMs: BACKGROUND_CHECKPOINT_MS },
+    // The thread's JavaScript is a timer and a pragma: the smallest heaps V8 takes.
+    resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1, codeRangeSizeMb: 2 },
   });
   worker.unref();
   worker.on('message', (failure: { failed: string; code?: string }) =>
