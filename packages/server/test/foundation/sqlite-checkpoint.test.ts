@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WAL_CHECKPOINT_PAGES, openDatabase } from '../../src/platform/db/database.js';
+import { startBackgroundCheckpoints } from '../../src/platform/db/sqlite-background-checkpoints.js';
 import type { Db } from '../../src/platform/db/database.js';
 
 /**
@@ -75,5 +76,19 @@ describe('SQLite checkpoints', () => {
     }
     // The thread's connection closed first: the service's, closing last, removed the WAL.
     expect(existsSync(`${path}-wal`)).toBe(false);
+  }, 60_000);
+
+  it('a thread that cannot run says so once and hands the copying back to the commits', async () => {
+    const warnings: string[] = [];
+    let handedBack: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (handedBack = resolve));
+    const checkpoints = startBackgroundCheckpoints(
+      join(dir, 'no-such-directory', 'store.sqlite'),
+      { warn: (_object, message) => warnings.push(message) },
+      () => handedBack(),
+    );
+    await stopped;
+    expect(warnings).toEqual(['background WAL checkpoints stopped; commits copy the WAL back themselves']);
+    await checkpoints.stop();
   }, 60_000);
 });

@@ -173,7 +173,11 @@ function openSqlite(path: string, log: DatabaseLog, checkpointInBackground: bool
     log: countStatements,
   });
   const checkpoints =
-    checkpointInBackground && path !== ':memory:' ? startBackgroundCheckpoints(path, log) : null;
+    checkpointInBackground && path !== ':memory:'
+      ? startBackgroundCheckpoints(path, log, () => {
+          if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+        })
+      : null;
   const close = async () => {
     await checkpoints?.stop();
     await kysely.destroy();

@@ -49,13 +49,18 @@ parentPort.once('message', () => {
  * there is one). The service's own connection keeps its `wal_autocheckpoint` as a backstop, should
  * this thread fall behind or stop.
  */
-export function startBackgroundCheckpoints(path: string, log: CheckpointLog): BackgroundCheckpoints {
+export function startBackgroundCheckpoints(
+  path: string,
+  log: CheckpointLog,
+  /** The thread ended on its own: the commits must copy the WAL back at their usual pace again. */
+  onStopped: () => void,
+): BackgroundCheckpoints {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(THREAD, {
     eval: true,
     workerData: { path, driver, intervalMs: BACKGROUND_CHECKPOINT_MS },
-    // The thread's JavaScript is a timer and a pragma: the smallest heaps V8 takes.
-    resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1, codeRangeSizeMb: 2 },
+    // The thread's JavaScript is a timer and a pragma: small heaps (a 1 MB young one fails to start).
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
   });
   worker.unref();
   worker.on('message', (failure: { failed: string; code?: string }) =>
@@ -70,9 +75,16 @@ export function startBackgroundCheckpoints(path: string, log: CheckpointLog): Ba
       'background WAL checkpoints stopped; commits copy the WAL back themselves',
     ),
   );
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!stopping) onStopped();
+      resolve();
+    }),
+  );
   return {
     async stop() {
+      stopping = true;
       // Unreferenced, the thread would not keep the process alive for this wait: a process with
       // nothing else left would end with the wait unsettled (exit code 13) instead of its own code.
       worker.ref();
