@@ -217,7 +217,7 @@ describeEachDatabase('pix charges', (api) => {
     });
 
     it('lists newest first, walks pages with the cursor, and filters by status', async () => {
-      const { key: listKey } = await api.createStore();
+      const { key: listKey, storeId: listStore } = await api.createStore();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++)
         ids.push((await api.as(listKey).post('/payments/pix', { amount: i + 1 })).body.id);
@@ -232,7 +232,8 @@ describeEachDatabase('pix charges', (api) => {
         cursor = page.body.next_cursor;
         expect(page.body.has_more).toBe(cursor !== null);
       } while (cursor);
-      expect(seen).toEqual([...ids].reverse());
+      expect(new Set(seen)).toEqual(new Set(ids));
+      expect(seen).toEqual(await api.newestFirst('pix_charges', listStore));
 
       const paid = await api.as(listKey).get('/payments/pix?status=paid');
       expect(paid.body.data.map((c: { id: string }) => c.id)).toEqual([ids[1]]);

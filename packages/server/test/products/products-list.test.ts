@@ -4,12 +4,13 @@ import { createProduct } from './support.js';
 
 describeEachDatabase('products: listing', (api) => {
   let key: string;
+  let storeId: string;
   const created: string[] = [];
   const active: string[] = [];
   const inactive: string[] = [];
 
   beforeAll(async () => {
-    ({ key } = await api.createStore());
+    ({ key, storeId } = await api.createStore());
     // 25 products created in order, every third one inactive: 16 active, 9 inactive.
     for (let i = 0; i < 25; i++) {
       const product = await createProduct(api, key, { nome: `Item ${i}`, ativo: i % 3 !== 0 });
@@ -38,19 +39,25 @@ describeEachDatabase('products: listing', (api) => {
     const res = await api.as(key).get('/products');
     expect(res.body.data).toHaveLength(20);
     expect(res.body.has_more).toBe(true);
-    expect((await walk('', 100)).flat()).toEqual([...created].reverse());
+    const newest = await api.newestFirst('products', storeId);
+    expect(new Set(newest)).toEqual(new Set(created));
+    expect((await walk('', 100)).flat()).toEqual(newest);
   });
+
+  /** The store's products of one kind, newest first (see `newestFirst`). */
+  const newestOf = async (kind: string[]) =>
+    (await api.newestFirst('products', storeId)).filter((id) => kind.includes(id));
 
   it('filters ativo=true across pages of 10 (10, 6) without gaps or repeats', async () => {
     const pages = await walk('&ativo=true', 10);
     expect(pages.map((page) => page.length)).toEqual([10, 6]);
-    expect(pages.flat()).toEqual([...active].reverse());
+    expect(pages.flat()).toEqual(await newestOf(active));
   });
 
   it('filters ativo=false across pages of 3', async () => {
     const pages = await walk('&ativo=false', 3);
     expect(pages.map((page) => page.length)).toEqual([3, 3, 3]);
-    expect(pages.flat()).toEqual([...inactive].reverse());
+    expect(pages.flat()).toEqual(await newestOf(inactive));
   });
 
   it('filters by exact codigo and exact slug, alone and combined with ativo', async () => {

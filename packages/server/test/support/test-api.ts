@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createApiKey } from '../../src/platform/api-keys/api-keys.js';
@@ -126,6 +127,26 @@ export class TestApi {
     const store = await createStore(this.db, { name: input.name ?? 'Test store' });
     const key = await this.createKey(store.id, input.scopes, input.mode);
     return { storeId: store.id, defaultCheckoutId: store.default_checkout_id, key };
+  }
+
+  /**
+   * A store's rows of `table` (their `column`) in the order its listings give them: newest first by
+   * (created_at, id). Rows made in the same millisecond fall back to the id, in the database's own
+   * collation, so a test expects this order rather than the reverse of the order it made them in.
+   */
+  async newestFirst(
+    table: 'products' | 'pix_charges' | 'sales' | 'checkouts',
+    storeId: string,
+    column: 'id' | 'pix_charge_id' = 'id',
+  ): Promise<string[]> {
+    const rows = await (this.db as unknown as Kysely<Record<string, { id: string; store_id: string; created_at: string }>>)
+      .selectFrom(table)
+      .select(sql<string>`${sql.ref(column)}`.as('value'))
+      .where('store_id', '=', storeId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => row.value);
   }
 
   async createKey(storeId: string, scopes: Scope[] = [...SCOPES], mode: KeyMode = 'test'): Promise<string> {
