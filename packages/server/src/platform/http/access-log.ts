@@ -47,6 +47,9 @@ export function loggedUrl(request: FastifyRequest): string {
   return `${shownPath}?${names.join('&')}`;
 }
 
+/** The words a prefix of SECRET_PATHS can start with. */
+const FIRST_WORDS = new Set(SECRET_PATHS.map((prefix) => prefix[0]!));
+
 /** The longest prefix of SECRET_PATHS, plus the secret's own segment. */
 const WORDS_READ = Math.max(...SECRET_PATHS.map((prefix) => prefix.length)) + 1;
 
@@ -62,6 +65,8 @@ function secretSegment(segments: string[]): number {
     if (segments[i] === '') continue;
     present.push(i);
     words.push(decoded(segments[i]!).toLowerCase());
+    // Most paths (every API call's `api`) start with a word no prefix starts with: read no further.
+    if (words.length === 1 && !FIRST_WORDS.has(words[0]!)) return -1;
   }
   for (const prefix of SECRET_PATHS) {
     if (!prefix.every((word, i) => words[i] === word)) continue;
