@@ -139,7 +139,9 @@ export class TestApi {
     storeId: string,
     column: 'id' | 'pix_charge_id' = 'id',
   ): Promise<string[]> {
-    const rows = await (this.db as unknown as Kysely<Record<string, { id: string; store_id: string; created_at: string }>>)
+    const rows = await (
+      this.db as unknown as Kysely<Record<string, { id: string; store_id: string; created_at: string }>>
+    )
       .selectFrom(table)
       .select(sql<string>`${sql.ref(column)}`.as('value'))
       .where('store_id', '=', storeId)
