@@ -40,7 +40,7 @@ import { textTable } from './lib/table.mjs';
 
 const USAGE = `node bench/purchase.mjs [options]
 
-  --purchases N      measured purchases per kind and database (default 300)
+  --purchases N      measured purchases per kind and database (default 600)
   --warmup N         purchases before measuring, on each of server and baseline (default 1000)
   --concurrency C    purchases in flight at once (default 4)
   --rounds R         baseline and server take turns R times, purchases/R each (default 5)
@@ -54,7 +54,7 @@ const USAGE = `node bench/purchase.mjs [options]
 
 const { values } = parseArgs({
   options: {
-    purchases: { type: 'string', default: '300' },
+    purchases: { type: 'string', default: '600' },
     warmup: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '5' },
