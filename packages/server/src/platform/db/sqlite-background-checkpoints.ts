@@ -17,17 +17,25 @@ export interface BackgroundCheckpoints {
 /*
  * The thread, as a CommonJS script run with `eval` (the same text from the compiled service and from
  * the tests, which run the TypeScript sources): a connection of its own, a PASSIVE checkpoint each
- * interval. PASSIVE never waits for or blocks the service's writer or readers; SQLITE_BUSY (another
- * process checkpointing) is simply the next interval's work.
+ * interval in which something was committed. PASSIVE never waits for or blocks the service's writer
+ * or readers; SQLITE_BUSY (another process checkpointing) is simply the next interval's work.
  */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
+const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)').raw();
+const dataVersion = db.prepare('pragma data_version').pluck();
+let copiedAt = null;
 let reported = false;
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    // data_version moves when another connection commits: an idle service costs one read, not a checkpoint.
+    const version = dataVersion.get();
+    if (version === copiedAt) return;
+    // [busy, frames in the WAL, frames copied]: done only when all were (a reader may hold some back).
+    const [, frames, copied] = checkpoint.get();
+    if (frames === copied) copiedAt = version;
     reported = false;
   } catch (error) {
     if (error.code === 'SQLITE_BUSY' || reported) return;
