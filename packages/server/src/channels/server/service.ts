@@ -4,7 +4,7 @@ import { openProcessLog } from '../../platform/config/process-log.js';
 import type { BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from '../../platform/config/config.js';
-import { SERVING_TIMEOUTS, openDatabase } from '../../platform/db/database.js';
+import { SERVING, openDatabase } from '../../platform/db/database.js';
 import type { Db } from '../../platform/db/database.js';
 import { openServingDatabase } from '../../platform/db/migrations/migrate.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -133,11 +133,7 @@ export async function startHttpProcess(
   renderMetrics?: () => Promise<string>,
 ): Promise<Omit<RunningService, 'demo'>> {
   const log = openProcessLog(config.logLevel);
-  const db = openDatabase(config.databaseUrl, {
-    timeouts: SERVING_TIMEOUTS,
-    checkpointInBackground: true,
-    log,
-  });
+  const db = openDatabase(config.databaseUrl, { ...SERVING, log });
   const payments = openPaymentProviders(db.kysely, config);
   const http = await listen(config, db, { log, payments, ...(renderMetrics ? { renderMetrics } : {}) });
   return { app: http.app, db, url: http.url, close: once(http.close, payments.close, db.close) };

@@ -45,8 +45,8 @@ export interface OpenOptions {
    */
   log?: DatabaseLog;
   /**
-   * SQLite: copy the WAL back into the database file from a thread (`serve` and `storefront worker`),
-   * not in whichever commit crosses the threshold. Short-lived commands leave it to their commits.
+   * SQLite: copy the WAL back into the database file from a thread (`SERVING`), not in whichever
+   * commit crosses the threshold. Short-lived commands leave it to their commits.
    */
   checkpointInBackground?: boolean;
 }
@@ -94,6 +94,12 @@ export interface DatabaseTimeouts {
  * answer within 4 s on the wire), well before a client's own timeout.
  */
 export const SERVING_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 3000, readMs: 4000 };
+
+/**
+ * How the long-running processes open the database (`serve`, its cluster's HTTP processes and
+ * `storefront worker`): bounded waits, and on SQLite the WAL copied back from a thread.
+ */
+export const SERVING = { timeouts: SERVING_TIMEOUTS, checkpointInBackground: true } as const;
 
 /** Every statement, run or failed, counts in `storefront_db_statements_total`. */
 const countStatements = (_event: LogEvent) => countDbStatement();

@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationResultSet } from 'kysely';
-import { SERVING_TIMEOUTS, openDatabase } from '../database.js';
+import { SERVING, openDatabase } from '../database.js';
 import type { Db, OpenOptions } from '../database.js';
 import { migrations } from './index.js';
 
@@ -108,5 +108,5 @@ export async function openServingDatabase(url: string, log: OpenOptions['log']):
   } finally {
     await migrating.close();
   }
-  return openDatabase(url, { timeouts: SERVING_TIMEOUTS, checkpointInBackground: true, ...(log && { log }) });
+  return openDatabase(url, { ...SERVING, ...(log && { log }) });
 }
