@@ -211,11 +211,9 @@ describeEachDatabase(
       expect(mp.notifications.at(-1)).toMatchObject({ status: 200 });
       const approved = await until(store.key, created.id, 'approved');
       expect(approved.sale_id).toEqual(expect.any(String));
-      const notes = await api.db
-        .selectFrom('card_notifications')
-        .selectAll()
-        .where('store_id', '=', store.storeId)
-        .execute();
+      // The payment is applied before its notification is marked: wait for the mark too.
+      await notificationsDone(store.storeId);
+      const notes = await notificationsOf(store.storeId);
       expect(notes.map((n) => n.outcome)).toContain('processed');
       // Read back from Mercado Pago before anything changed.
       expect(
