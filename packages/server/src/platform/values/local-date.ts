@@ -33,9 +33,23 @@ function formatIn(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/**
+ * The last date written in each zone and the UTC second it holds for. A zone's offset from UTC is a
+ * whole number of seconds, so its midnight falls on a whole second and every instant of one second
+ * has the same local date. Under load many facts of one second are counted (an order, a sale, a
+ * page view), and formatting was a few µs each.
+ */
+const lastDates = new Map<string, { second: number; date: string }>();
+
 /** The local date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDate(instant: string | number | Date, timeZone: string): string {
-  return formatIn(timeZone).format(new Date(instant));
+  const ms = new Date(instant).getTime();
+  const second = Math.floor(ms / 1000);
+  const last = lastDates.get(timeZone);
+  if (last !== undefined && last.second === second) return last.date;
+  const date = formatIn(timeZone).format(ms);
+  lastDates.set(timeZone, { second, date });
+  return date;
 }
 
 /** Whether `text` is a real calendar day written `YYYY-MM-DD`. */
