@@ -128,7 +128,7 @@ export async function placeOrder(
         withCharge: async (trx, charge) => {
           const placed = { ...row, pix_charge_id: charge.id, hold_until: charge.expires_at };
           await insertOrder(trx, placed);
-          await recordOrderEvent(trx, input.config, 'order.created', placed);
+          await recordOrderEvent(trx, input.config, 'order.created', placed, token);
           await countOrder(trx, placed);
         },
       });
@@ -152,7 +152,7 @@ export async function placeOrder(
       const mail =
         row.livemode === 1 ? input.config : { ...input.config, onlyTo: input.config.testMailAllow };
       const free = await approveFreeOrder(trx, row, mail);
-      await recordOrderEvent(trx, input.config, 'order.created', free.order);
+      await recordOrderEvent(trx, input.config, 'order.created', free.order, token);
       return { order: row, sale: free.sale };
     }
     return { order: row, sale: null };
@@ -173,14 +173,14 @@ export async function placeOrder(
           input.config,
           async (trx, payment) => {
             const placed = await setOrderCardPayment(trx, order, payment.id);
-            return recordOrderEvent(trx, input.config, 'order.created', placed);
+            return recordOrderEvent(trx, input.config, 'order.created', placed, token);
           },
         );
       } else {
         // The order exists for the API once its Pix does: it and `order.created` commit together.
         const announce = async (trx: Kysely<Database>, charge: { id: string; expires_at: string }) => {
           const placed = await setOrderCharge(trx, order, charge.id, charge.expires_at);
-          await recordOrderEvent(trx, input.config, 'order.created', placed);
+          await recordOrderEvent(trx, input.config, 'order.created', placed, token);
         };
         if (recurring) {
           const charge = await subscribeOrder(db, payments, order);

@@ -20,6 +20,10 @@ function boxFor(secret: string): SecretBox {
 export const sealOrderToken = (config: OrderLinkConfig, orderId: string, token: string) =>
   boxFor(config.secret).seal(token, orderId);
 
+/** The absolute URL of the order page of a token in hand (a new order's: no need to open it again). */
+export const orderUrlOf = (config: OrderLinkConfig, token: string) =>
+  new URL(orderPath(token), config.publicUrl).href;
+
 /**
  * The absolute URL of the order's page on STOREFRONT_PUBLIC_URL, where the buyer pays (or renews an
  * expired Pix); null for an order placed before links were kept, or sealed under a STOREFRONT_SECRET
@@ -31,7 +35,7 @@ export function orderUrl(
 ): string | null {
   if (row.token_sealed === null) return null;
   try {
-    return new URL(orderPath(boxFor(config.secret).open(row.token_sealed, row.id)), config.publicUrl).href;
+    return orderUrlOf(config, boxFor(config.secret).open(row.token_sealed, row.id));
   } catch (error) {
     if (error instanceof SecretBoxError) return null;
     throw error;
