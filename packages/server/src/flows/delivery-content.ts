@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema.js';
+import { reusedListQuery } from '../platform/db/reused-query.js';
 import type { Customer } from '../domain/kernel/customer.js';
 import type { SalesTable } from '../domain/sales/sale-object.js';
 import type { SaleItem } from '../domain/kernel/line-items.js';
@@ -127,22 +128,28 @@ export async function loadDeliveryEmail(
   };
 }
 
+/** Products' names and access links by id (an order's few: its product and its bump). */
+const selectProducts = reusedListQuery(
+  'current items',
+  (db: Kysely<Database>, storeIds: readonly string[], ids: readonly string[]) =>
+    db
+      .selectFrom('products')
+      .select(['id', 'nome', 'link_acesso'])
+      .where('store_id', 'in', storeIds)
+      .where('id', 'in', ids),
+);
+
 /** Each item of an order with its product's name and access link as they are now, in the sale's order. */
 export async function currentItems(
   db: Kysely<Database>,
   storeId: string,
   items: SaleItem[],
 ): Promise<DeliveryItem[]> {
-  const products = await db
-    .selectFrom('products')
-    .select(['id', 'nome', 'link_acesso'])
-    .where('store_id', '=', storeId)
-    .where(
-      'id',
-      'in',
-      items.map((item) => item.product_id),
-    )
-    .execute();
+  const { rows: products } = await selectProducts(
+    db,
+    [storeId],
+    items.map((item) => item.product_id),
+  );
   const byId = new Map(products.map((product) => [product.id, product]));
   return items.map((item) => {
     const product = byId.get(item.product_id);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reusedInsert, reusedQuery } from '../../src/platform/db/reused-query.js';
+import { reusedInsert, reusedListQuery, reusedQuery } from '../../src/platform/db/reused-query.js';
 import { POSTGRES_URL, createTestDatabase } from '../support/test-databases.js';
 import type { TestDatabase } from '../support/test-databases.js';
 
@@ -34,6 +34,18 @@ const insertOnce = reusedInsert('insert item once', (db: Kysely<Tables>, row: It
     .insertInto('reuse_items')
     .values(row)
     .onConflict((oc) => oc.column('id').doNothing()),
+);
+
+const namedAmong = reusedListQuery(
+  'items named among',
+  (db: Kysely<Tables>, names: readonly string[], ids: readonly string[]) =>
+    db
+      .selectFrom('reuse_items')
+      .select(['id'])
+      .where('name', 'in', names)
+      .where('id', 'in', ids)
+      .orderBy('id'),
+  2,
 );
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -87,6 +99,27 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         }),
       ).rejects.toThrow('roll back');
       expect((await byId(db, 'g')).rows).toEqual([]);
+    });
+
+    it('lists: the rows Kysely finds for every length, at, under and over the lengths kept', async () => {
+      const names = ['Água', 'Pão', 'Café', 'Nada'];
+      const ids = ['a', 'b', 'c', 'zz'];
+      for (let n = 1; n <= names.length; n++) {
+        for (let m = 1; m <= ids.length; m++) {
+          const [someNames, someIds] = [names.slice(0, n), ids.slice(-m)];
+          const expected = await db
+            .selectFrom('reuse_items')
+            .select(['id'])
+            .where('name', 'in', someNames)
+            .where('id', 'in', someIds)
+            .orderBy('id')
+            .execute();
+          expect((await namedAmong(db, someNames, someIds)).rows, `${n} names, ${m} ids`).toEqual(expected);
+        }
+      }
+      // The same lengths again, other values: the kept statement binds each call's own.
+      expect((await namedAmong(db, ['Pão', 'Água'], ['b', 'zz'])).rows).toEqual([{ id: 'b' }]);
+      expect((await namedAmong(db, ['Café', 'Água'], ['a', 'c'])).rows).toEqual([{ id: 'a' }, { id: 'c' }]);
     });
 
     it('refuses an argument the builder does not pass on as a parameter', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusedListQuery } from '../../platform/db/reused-query.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { OrdersTable } from '../../domain/orders/order-object.js';
 import { accessLinksOf, declineMessageOf, orderStatusOf } from './page-data.js';
@@ -33,6 +34,34 @@ export interface ReadStatus {
 
 type OrderKey = Pick<OrdersTable, 'id' | 'store_id'>;
 
+/** Orders by id, each with its current charge's and card payment's status. */
+const selectStatuses = reusedListQuery(
+  'order statuses',
+  (db: Kysely<Database>, storeIds: readonly string[], orderIds: readonly string[]) =>
+    db
+      .selectFrom('orders')
+      .leftJoin('pix_charges', (join) =>
+        join
+          .onRef('pix_charges.store_id', '=', 'orders.store_id')
+          .onRef('pix_charges.id', '=', 'orders.pix_charge_id')
+          .onRef('pix_charges.livemode', '=', 'orders.livemode'),
+      )
+      .leftJoin('card_payments', (join) =>
+        join
+          .onRef('card_payments.store_id', '=', 'orders.store_id')
+          .onRef('card_payments.id', '=', 'orders.card_payment_id'),
+      )
+      .selectAll('orders')
+      .select(['pix_charges.status as charge_status', 'pix_charges.expires_at as charge_expires_at'])
+      .select([
+        'card_payments.status as card_status',
+        'card_payments.decline_code as card_decline_code',
+        'card_payments.next_action_url as card_next_action_url',
+      ])
+      .where('orders.store_id', 'in', storeIds)
+      .where('orders.id', 'in', orderIds),
+);
+
 /**
  * The status of many orders in ONE statement (the order and its current charge), so the pages' shared
  * reader costs one query however many pages watch. Orders not found are missing from the map.
@@ -44,29 +73,7 @@ export async function readOrderStatuses(
   const found = new Map<string, ReadStatus>();
   if (orders.length === 0) return found;
   const storeOf = new Map(orders.map((order) => [order.id, order.store_id]));
-  const rows = await db
-    .selectFrom('orders')
-    .leftJoin('pix_charges', (join) =>
-      join
-        .onRef('pix_charges.store_id', '=', 'orders.store_id')
-        .onRef('pix_charges.id', '=', 'orders.pix_charge_id')
-        .onRef('pix_charges.livemode', '=', 'orders.livemode'),
-    )
-    .leftJoin('card_payments', (join) =>
-      join
-        .onRef('card_payments.store_id', '=', 'orders.store_id')
-        .onRef('card_payments.id', '=', 'orders.card_payment_id'),
-    )
-    .selectAll('orders')
-    .select(['pix_charges.status as charge_status', 'pix_charges.expires_at as charge_expires_at'])
-    .select([
-      'card_payments.status as card_status',
-      'card_payments.decline_code as card_decline_code',
-      'card_payments.next_action_url as card_next_action_url',
-    ])
-    .where('orders.store_id', 'in', [...new Set(storeOf.values())])
-    .where('orders.id', 'in', [...storeOf.keys()])
-    .execute();
+  const rows = (await selectStatuses(db, [...new Set(storeOf.values())], [...storeOf.keys()])).rows;
   for (const row of rows) {
     if (storeOf.get(row.id) !== row.store_id) continue;
     const charge =

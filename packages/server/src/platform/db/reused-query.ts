@@ -100,3 +100,28 @@ export function reusedInsert<DB, Row extends object>(
     );
   };
 }
+
+/**
+ * A query with lists of values (`where(column, 'in', list)`), compiled once per database and per
+ * length of each list up to `upTo`, since each length is its own SQL text; longer lists, rarer, are
+ * built each time. `build` gets lists of stand-ins and passes each one to Kysely as it is.
+ */
+export function reusedListQuery<DB, Lists extends readonly (readonly unknown[])[], Row>(
+  name: string,
+  build: (db: Kysely<DB>, ...lists: Lists) => Compilable<Row>,
+  upTo = 4,
+): (db: Kysely<DB>, ...lists: Lists) => Promise<QueryResult<Row>> {
+  const compiled: Compiled = new WeakMap();
+  return async (db, ...lists) => {
+    if (lists.some((list) => list.length > upTo)) return db.executeQuery(build(db, ...lists).compile());
+    const lengths = lists.map((list) => list.length);
+    const reusable = reusableFor(compiled, db, `${name} ${lengths.join('x')}`, sum(lengths), (slots) => {
+      let next = 0;
+      const slotLists = lengths.map((length) => slots.slice(next, (next += length)));
+      return build(db, ...(slotLists as unknown as Lists));
+    });
+    return run<DB, Row>(db, reusable, lists.flat());
+  };
+}
+
+const sum = (numbers: readonly number[]) => numbers.reduce((total, n) => total + n, 0);
