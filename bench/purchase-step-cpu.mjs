@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { prepareDatabase } from './lib/database.mjs';
 import { processCpuNs } from './lib/proc-stats.mjs';
 import { openBacklog, waitUntilDrained } from './lib/purchase-cost.mjs';
-import { PURCHASE_KINDS, httpPool, purchaseContext, purchaseOnce, send } from './lib/purchase-steps.mjs';
+import { PURCHASE_KINDS, bulk, httpPool, purchaseContext, purchaseOnce } from './lib/purchase-steps.mjs';
 import { productPagePath } from './lib/purchase-stores.mjs';
 import { startBaseline, startStorefront } from './lib/servers.mjs';
 import { textTable } from './lib/table.mjs';
@@ -31,23 +31,6 @@ const kinds = values.only.split(',').map((kind) => kind.trim());
 for (const kind of kinds) if (!PURCHASE_KINDS[kind]) throw new Error(`unknown purchase kind ${kind}`);
 const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL || null;
 if (values.db === 'postgres' && !pgUrl) throw new Error('--db postgres needs STOREFRONT_TEST_DATABASE_URL');
-
-/** `requests[i]` made `concurrency` at a time; `after(i, text)` learns from each answer. */
-async function bulk(pool, requests, after = () => undefined) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests.length) {
-        const i = next++;
-        const request = requests[i]();
-        const { status, text } = await send(pool, request);
-        if (status < 200 || status >= 300)
-          throw new Error(`${request.method} ${request.path} answered ${status}: ${text.slice(0, 200)}`);
-        after(i, text);
-      }
-    }),
-  );
-}
 
 /** CPU µs per request of `run()`, for the process `pid`, once `drained()` says its work is done. */
 async function cpuPerRequest(pid, run, drained) {
@@ -89,6 +72,7 @@ try {
             bulk(
               pool,
               states.map((state) => () => step.request(ctx, state)),
+              concurrency,
               (i, text) => step.learn?.(states[i], text),
             ),
           drained,
@@ -104,6 +88,7 @@ try {
             bulk(
               basePool,
               states.map(() => baseRequest),
+              concurrency,
             ),
           async () => undefined,
         );

@@ -156,6 +156,26 @@ export async function send(pool, { method, path, headers, body }) {
 }
 
 /**
+ * `requests[i]()` sent on `pool`, `concurrency` at a time, a non-2xx answer an error; `after(i, text)`
+ * learns from each answer (a later step's path, say).
+ */
+export async function bulk(pool, requests, concurrency, after = () => undefined) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests.length) {
+        const i = next++;
+        const request = requests[i]();
+        const { status, text } = await send(pool, request);
+        if (status < 200 || status >= 300)
+          throw new Error(`${request.method} ${request.path} answered ${status}: ${text.slice(0, 200)}`);
+        after(i, text);
+      }
+    }),
+  );
+}
+
+/**
  * One purchase of `kind` against the server: each step in turn, a non-2xx answer an error. Returns
  * each step's milliseconds, status and answer size in bytes.
  */
