@@ -8,6 +8,7 @@ import { countEmail } from '../../src/platform/metrics/metrics.js';
 import { expireDueCharges } from '../../src/domain/pix/expiry-sweeper.js';
 import { isoAfter } from '../../src/platform/values/time.js';
 import { jobRow } from '../../src/domain/webhooks/delivery-jobs.js';
+import { recordEvent } from '../../src/platform/outbox/outbox.js';
 import { createShop, placeOrder } from '../pages/page-support.js';
 import { TestApi, describeEachDatabase, expectError } from '../support/test-api.js';
 import {
@@ -107,8 +108,10 @@ describeEachDatabase(
     it('reports the webhook queue depth, the oldest due job’s age and the outbox backlog', async () => {
       const { storeId, key: apiKey } = await api.createStore();
       const { id: endpointId } = await createEndpoint(api, apiKey, 'https://hooks.example.com/metrics');
-      await api.as(apiKey).post('/checkouts', { name: 'Backlog' }); // an event nobody dispatches here
-      const event = (await api.db.selectFrom('events').select('id').limit(1).executeTakeFirstOrThrow()).id;
+      // Recorded outside a transaction, an event waits for the worker's dispatcher (none runs here).
+      const event = (
+        await recordEvent(api.db, { storeId, type: 'checkout.created', livemode: false, object: {} })
+      ).id;
       const count = async (table: 'webhook_jobs' | 'events') =>
         Number(
           (

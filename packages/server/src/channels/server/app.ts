@@ -1,4 +1,6 @@
 import Fastify from 'fastify';
+import { dispatchOnWrite } from '../../domain/webhooks/delivery/dispatch.js';
+import { dispatchEventsOnWrite } from '../../platform/outbox/outbox.js';
 import { processLogDestination } from '../../platform/config/process-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -115,6 +117,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Beyond this, a new connection is closed as soon as it is accepted: the descriptors stay available.
   app.server.maxConnections = limits.maxPerProcess;
   app.setValidatorCompiler(validatorCompiler);
+  // Events recorded by its requests queue their webhook deliveries in their own transactions.
+  dispatchEventsOnWrite(deps.db, dispatchOnWrite);
   app.decorate('db', deps.db);
   app.decorate('config', deps.config);
   // Opened here, the providers are the app's to close; given, they are the caller's.

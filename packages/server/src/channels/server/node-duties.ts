@@ -7,7 +7,9 @@ import { startPeriodic } from '../../platform/jobs/periodic.js';
 import type { JobLog, Worker } from '../../platform/jobs/worker.js';
 import { expireDueCharges } from '../../domain/pix/expiry-sweeper.js';
 import { expireUnauthorised } from '../../domain/subscriptions/subscriptions-repository.js';
+import { dispatchOnWrite } from '../../domain/webhooks/delivery/dispatch.js';
 import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
+import { dispatchEventsOnWrite } from '../../platform/outbox/outbox.js';
 import { abandonDueOrders } from '../../flows/abandon-orders.js';
 import { recurringChecks } from '../../flows/check-live-subscriptions.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
@@ -140,6 +142,8 @@ export interface RunningDuties {
 
 /** Starts the duties that run in the places named: `serve`'s own, the worker's, or both. */
 export function startDuties(deps: DutyDeps, runsIn: readonly Duty['runsIn'][]): RunningDuties {
+  // The duties' own events (a charge expired, a payment read back) queue their deliveries as written.
+  dispatchEventsOnWrite(deps.db, dispatchOnWrite);
   const running = DUTIES.filter((duty) => runsIn.includes(duty.runsIn)).flatMap((duty) => {
     const started = duty.start(deps);
     return started ? [{ name: duty.name, worker: started }] : [];

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { prefixedId } from '../values/ids.js';
 import type { AnyEventType } from './event-types.js';
 
-/** The webhook worker's wake (jobs/wake.ts): it drains the outbox, and sends the delivery jobs. */
+/** The webhook worker's wake (jobs/wake.ts): it dispatches what the outbox holds, and sends the delivery jobs. */
 export const OUTBOX_WAKE = 'outbox';
 
 export interface EventsTable {
@@ -16,6 +16,11 @@ export interface EventsTable {
   /** The whole event object as JSON, exactly as it is delivered and served. */
   payload: string;
   created_at: string;
+  /**
+   * When the event was handed to delivery, fanned out into one job per endpoint (migration 0003): in
+   * the transaction that records it, or later by the delivery worker's dispatcher. Null until then.
+   */
+  dispatched_at: string | null;
 }
 
 declare module '../db/schema.js' {
@@ -54,6 +59,28 @@ const insertEventRow = reusedInsert('insert event', (db: Kysely<Database>, row: 
   db.insertInto('events').values(row),
 );
 
+/** What a dispatch needs of an event: whose it is, its type and mode, and when it happened. */
+export type DispatchableEvent = Pick<EventsTable, 'id' | 'store_id' | 'type' | 'livemode' | 'created_at'>;
+
+/**
+ * Queues an event's deliveries in the transaction that records it; answers whether it queued any.
+ * The webhooks module installs it (`dispatchOnWrite`) where the service runs.
+ */
+export type EventDispatch = (trx: Kysely<Database>, event: DispatchableEvent) => Promise<boolean>;
+
+/** Each database's dispatch, by its adapter: the one object a Kysely instance and its transactions share. */
+const dispatchers = new WeakMap<object, EventDispatch>();
+
+/**
+ * From now on, events recorded on `db` in a transaction are dispatched in it: the change, its event
+ * and its deliveries commit together, and no later transaction of the worker's marks and fans them
+ * out. An event recorded outside a transaction, or on a database nothing installed this for (some CLI
+ * commands), is dispatched by the worker as before: the worker's dispatcher stays the guarantee.
+ */
+export function dispatchEventsOnWrite(db: Kysely<Database>, dispatch: EventDispatch): void {
+  dispatchers.set(db.getExecutor().adapter, dispatch);
+}
+
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the change
  * and its event commit together or not at all; delivery picks it up from there, woken as it commits.
@@ -67,14 +94,19 @@ export async function recordEvent(trx: Kysely<Database>, input: NewEvent): Promi
     livemode: input.livemode,
     data: { object: input.object },
   };
-  await insertEventRow(trx, {
+  // Outside a transaction the event and its deliveries could not commit as one: the worker dispatches it.
+  const dispatch = trx.isTransaction ? (dispatchers.get(trx.getExecutor().adapter) ?? null) : null;
+  const row = {
     id: event.id,
     store_id: input.storeId,
     type: event.type,
     livemode: input.livemode ? 1 : 0,
     payload: JSON.stringify(event),
     created_at: event.created_at,
-  });
-  await wakeOnCommit(trx, OUTBOX_WAKE);
+    dispatched_at: dispatch ? event.created_at : null,
+  };
+  await insertEventRow(trx, row);
+  // The worker is woken to dispatch the event, or to send what its dispatch queued; not for nothing.
+  if (dispatch === null || (await dispatch(trx, row))) await wakeOnCommit(trx, OUTBOX_WAKE);
   return event;
 }
