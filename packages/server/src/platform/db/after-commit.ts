@@ -28,6 +28,31 @@ export async function afterCommit(
   });
 }
 
+/** What each transaction running on a connection read once for all its statements (`readOncePer`). */
+const readings = new WeakMap<DatabaseConnection, Map<string, Promise<unknown>>>();
+
+/**
+ * `read()` once per transaction of `db` and `key`: later calls in the same transaction get the first
+ * answer, as every event a change records looks up the same webhook endpoints. Only for rows the
+ * transaction itself does not change. Outside a transaction, read every time.
+ */
+export async function readOncePer<T>(
+  db: { readonly isTransaction: boolean; getExecutor(): QueryExecutor },
+  key: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (!db.isTransaction) return read();
+  let byKey!: Map<string, Promise<unknown>>;
+  // Only the lookup runs on the connection: `read` queries it, which would wait for this to end.
+  await db.getExecutor().provideConnection(async (connection) => {
+    byKey = readings.get(connection) ?? new Map();
+    readings.set(connection, byKey);
+  });
+  let answer = byKey.get(key) as Promise<T> | undefined;
+  if (!answer) byKey.set(key, (answer = read()));
+  return answer;
+}
+
 /**
  * The dialect's driver, with `afterCommit`'s effects run as each transaction commits. Whatever opened
  * the transaction (a request of any channel, a worker, the CLI), the effects follow its outcome.
@@ -56,11 +81,13 @@ class AfterCommitDriver implements Driver {
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     pending.delete(connection);
+    readings.delete(connection);
     return this.driver.beginTransaction(connection, settings);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await this.driver.commitTransaction(connection);
+    readings.delete(connection);
     const effects = pending.get(connection);
     pending.delete(connection);
     effects?.forEach((effect) => effect());
@@ -68,6 +95,7 @@ class AfterCommitDriver implements Driver {
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     pending.delete(connection);
+    readings.delete(connection);
     return this.driver.rollbackTransaction(connection);
   }
 

@@ -4,6 +4,7 @@ import { nowIso } from '../../../platform/values/time.js';
 import { subscribedEvents } from '../endpoint-object.js';
 import { claimableRows } from '../../../platform/db/row-locks.js';
 import { jobRow } from '../delivery-jobs.js';
+import { readOncePer } from '../../../platform/db/after-commit.js';
 import { reusedListQuery, reusedQuery } from '../../../platform/db/reused-query.js';
 import type { DispatchableEvent, EventDispatch } from '../../../platform/outbox/outbox.js';
 
@@ -64,7 +65,12 @@ async function queueDeliveries(
   now: string,
 ): Promise<number> {
   const storeIds = [...new Set(events.map((e) => e.store_id))];
-  const endpoints = (await activeEndpoints(trx, storeIds)).rows;
+  // A change records a few events, in one store: their endpoints are read once for all of them.
+  const endpoints = await readOncePer(
+    trx,
+    `active endpoints of ${storeIds.join(',')}`,
+    async () => (await activeEndpoints(trx, storeIds)).rows,
+  );
   if (endpoints.length === 0) return 0;
   const subscribers = endpoints.map((endpoint) => ({
     ...endpoint,
