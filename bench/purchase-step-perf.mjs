@@ -5,7 +5,8 @@
 // to warm up and once under `perf record`; each sample is then put in one component (the first rule
 // of COMPONENTS that its stack matches, or else its innermost JavaScript package), and the table gives
 // each component's share and its µs per request of the CPU measured in the same run. Sampling and the
-// symbol map cost some CPU of their own (~15-20%): compare shares, and compare µs only within a run.
+// symbol map cost CPU of their own (~20% of a writing step, up to ~80% of a page view, mostly in V8's
+// helper threads): compare shares, and compare µs only within a run.
 //
 //   npm run build -w packages/server && node bench/purchase-step-perf.mjs --kind page --step order
 import { spawn, spawnSync } from 'node:child_process';
@@ -114,8 +115,14 @@ async function readSamples(file) {
 
 const workDir = mkdtempSync(join(tmpdir(), 'storefront-perf-'));
 const perfData = join(workDir, 'perf.data');
-// JIT code is named in /tmp/perf-<pid>.map, which perf reads to name JavaScript frames.
-process.env.BENCH_SERVER_NODE_ARGS = `${process.env.BENCH_SERVER_NODE_ARGS ?? ''} --perf-basic-prof`;
+// JIT code is named in /tmp/perf-<pid>.map, which perf reads to name JavaScript frames. The flag also
+// turns on V8's log, kept in the work folder rather than an isolate-*.log per thread in the cwd.
+process.env.BENCH_SERVER_NODE_ARGS = [
+  process.env.BENCH_SERVER_NODE_ARGS ?? '',
+  '--perf-basic-prof',
+  `--logfile=${join(workDir, 'v8.log')}`,
+  '--no-logfile-per-isolate',
+].join(' ');
 const database = await prepareDatabase({ kind: values.db, pgUrl, seedCount: 1000 });
 const serverEnv = { ...database.serverEnv, STOREFRONT_ORDER_RATE_LIMIT: '1000000' };
 const server = await startStorefront({
