@@ -34,7 +34,7 @@ import type {
   RecurringPixProvider,
 } from '../domain/payments/recurring-provider.js';
 import { announceCreated } from './subscription-outcomes.js';
-import { toSubscription } from '../domain/subscriptions/subscription-object.js';
+import { FIRST_CHARGE_METADATA_KEY, toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type { Subscription, SubscriptionsTable } from '../domain/subscriptions/subscription-object.js';
 import { insertSubscription } from '../domain/subscriptions/subscriptions-repository.js';
 import type { SubscriptionScope } from '../domain/subscriptions/subscriptions-repository.js';
@@ -194,7 +194,7 @@ async function createFromProgress(
     description,
     externalId: null,
     customer,
-    metadata: { subscription_id: id, product_id: product.id },
+    metadata: { [FIRST_CHARGE_METADATA_KEY]: id, product_id: product.id },
     productId: product.id,
     tracking: cleanTracking(body.tracking),
     reconcileScheduleMs: options.reconcileScheduleMs,

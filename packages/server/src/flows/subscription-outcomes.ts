@@ -14,7 +14,7 @@ import { storeTimezone } from '../domain/kernel/store-timezone.js';
 import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import { periodBound } from '../domain/subscriptions/periods.js';
 import { nextAuthorisationCheckAt } from '../domain/pix/live/reconcile-schedule.js';
-import { toSubscription } from '../domain/subscriptions/subscription-object.js';
+import { mayStartSubscription, toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type {
   CancelReason,
   SubscriptionCyclesTable,
@@ -98,10 +98,12 @@ export interface SaleFromSubscription {
  */
 export async function activateSubscriptionOfCharge(
   trx: Kysely<Database>,
-  charge: { id: string; store_id: string },
+  charge: { id: string; store_id: string; metadata: string | null },
   paidAt: string,
 ): Promise<{ sale: SaleFromSubscription; announce: (after: StorefrontEvent) => Promise<void> }> {
-  const row = await findSubscriptionByCharge(trx, charge.store_id, charge.id);
+  const row = mayStartSubscription(charge.metadata)
+    ? await findSubscriptionByCharge(trx, charge.store_id, charge.id)
+    : undefined;
   if (!row) return { sale: { subscription_id: null, cycle: null }, announce: async () => {} };
   const sale = { subscription_id: row.id, cycle: 1 };
   if (row.livemode === 1) {

@@ -197,6 +197,30 @@ describeEachDatabase('subscriptions (test mode): creation, life cycle, isolation
     });
   });
 
+  it('a charge of the API whose metadata names a subscription, even its first charge’s, starts nothing when paid', async () => {
+    const sub = (await subscribe(api, key, product.id)).body;
+    const named = await api.as(key).post('/payments/pix', {
+      amount: 10,
+      metadata: { subscription_id: sub.id },
+    });
+    expect(named.status).toBe(201);
+    const paid = await api.as(key).post(`/payments/pix/${named.body.id}/simulate_payment`);
+    expect(paid.status).toBe(200);
+    const sale = await api.db
+      .selectFrom('sales')
+      .select(['subscription_id', 'cycle'])
+      .where('pix_charge_id', '=', named.body.id)
+      .executeTakeFirstOrThrow();
+    expect(sale).toEqual({ subscription_id: null, cycle: null });
+    expect((await api.as(key).get(`/subscriptions/${sub.id}`)).body.status).toBe('pending');
+    // Its own first charge still activates it.
+    await api.as(key).post(`/payments/pix/${sub.first_charge.id}/simulate_payment`);
+    expect((await api.as(key).get(`/subscriptions/${sub.id}`)).body).toMatchObject({
+      status: 'active',
+      cycle: 1,
+    });
+  });
+
   it('without retries a failed cycle cancels at once (payment_failed); with them, the fourth failure does', async () => {
     const none = await recurringProduct(api, key, { nome: 'Sem retentativa', retry_policy: 'none' });
     const a = (await subscribe(api, key, none.id)).body;

@@ -16,6 +16,17 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export const SUBSCRIPTION_ID_PATTERN = /^sub_[0-9A-Za-z]{24}$/;
 
+/**
+ * The key of a subscription's first charge's metadata that names it, written with the charge and the
+ * subscription in one transaction. A charge's metadata never changes, so a charge whose metadata lacks
+ * the key starts no subscription: its payment need not look for one.
+ */
+export const FIRST_CHARGE_METADATA_KEY = 'subscription_id';
+
+/** Whether a charge's metadata (its stored JSON) may name the subscription it starts. */
+export const mayStartSubscription = (metadata: string | null): boolean =>
+  metadata !== null && metadata.includes(`"${FIRST_CHARGE_METADATA_KEY}"`);
+
 export interface SubscriptionsTable {
   id: string;
   store_id: string;
