@@ -11,7 +11,7 @@ import { ProviderError } from '../domain/payments/provider-errors.js';
 import type { PaymentProviders } from '../domain/payments/payment-providers.js';
 import { createSubscription } from './create-subscription.js';
 import type { SubscriptionCustomer } from './create-subscription.js';
-import { findSubscriptionByCharge } from '../domain/subscriptions/subscriptions-repository.js';
+import { findSubscriptionStartedBy } from '../domain/subscriptions/subscriptions-repository.js';
 import type { Customer } from '../domain/kernel/customer.js';
 import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import { effectiveStatus } from '../domain/pix/pix-charge-object.js';
@@ -399,10 +399,10 @@ async function renewable(db: Kysely<Database>, order: OrdersTable): Promise<bool
     if (order.card_payment_id === null) return false;
     return (await findCardPayment(db, scope, order.card_payment_id))?.status === 'declined';
   }
-  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
-  if (await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id)) return false;
   const current = await findCharge(db, scope, order.pix_charge_id);
-  return current !== undefined && effectiveStatus(current) === 'expired';
+  if (current === undefined || effectiveStatus(current) !== 'expired') return false;
+  // A subscription's first charge authorises it too: a new one is a new subscription, from the product page.
+  return (await findSubscriptionStartedBy(db, current)) === undefined;
 }
 
 /**

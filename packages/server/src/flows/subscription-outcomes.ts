@@ -14,7 +14,7 @@ import { storeTimezone } from '../domain/kernel/store-timezone.js';
 import { findCharge } from '../domain/pix/pix-charges-repository.js';
 import { periodBound } from '../domain/subscriptions/periods.js';
 import { nextAuthorisationCheckAt } from '../domain/pix/live/reconcile-schedule.js';
-import { mayStartSubscription, toSubscription } from '../domain/subscriptions/subscription-object.js';
+import { toSubscription } from '../domain/subscriptions/subscription-object.js';
 import type {
   CancelReason,
   SubscriptionCyclesTable,
@@ -22,7 +22,7 @@ import type {
   SubscriptionsTable,
 } from '../domain/subscriptions/subscription-object.js';
 import {
-  findSubscriptionByCharge,
+  findSubscriptionStartedBy,
   moveCycle,
   moveSubscription,
 } from '../domain/subscriptions/subscriptions-repository.js';
@@ -101,9 +101,7 @@ export async function activateSubscriptionOfCharge(
   charge: { id: string; store_id: string; metadata: string | null },
   paidAt: string,
 ): Promise<{ sale: SaleFromSubscription; announce: (after: StorefrontEvent) => Promise<void> }> {
-  const row = mayStartSubscription(charge.metadata)
-    ? await findSubscriptionByCharge(trx, charge.store_id, charge.id)
-    : undefined;
+  const row = await findSubscriptionStartedBy(trx, charge);
   if (!row) return { sale: { subscription_id: null, cycle: null }, announce: async () => {} };
   const sale = { subscription_id: row.id, cycle: 1 };
   if (row.livemode === 1) {

@@ -22,7 +22,7 @@ import { simulatePayment } from '../../flows/simulate-payment.js';
 import { findProduct } from '../../domain/catalogue/products-repository.js';
 import { formatBrl } from '../../platform/values/money.js';
 import { PER_PERIOD } from '../../domain/subscriptions/periods.js';
-import { findSubscriptionByCharge } from '../../domain/subscriptions/subscriptions-repository.js';
+import { findSubscriptionStartedBy } from '../../domain/subscriptions/subscriptions-repository.js';
 import { orderEventStreams } from './order-status-stream.js';
 import { GONE, readOrderStatuses } from './order-status.js';
 import { orderStatusFeed } from './order-status-feed.js';
@@ -480,10 +480,7 @@ export async function purchasePageRoutes(
     const store = order && (await storeOf(db, order));
     if (!order || !store) return notFoundPage(reply);
     const state = await orderState(db, order);
-    const subscription =
-      order.pix_charge_id === null
-        ? undefined
-        : await findSubscriptionByCharge(db, order.store_id, order.pix_charge_id);
+    const subscription = state.charge ? await findSubscriptionStartedBy(db, state.charge) : undefined;
     // For the canceled card (shown at once, or later when the store cancels while the buyer watches) and
     // an expired subscription order's "subscribe again".
     const product = state.status === 'paid' ? null : await findProduct(db, order.store_id, order.product_id);

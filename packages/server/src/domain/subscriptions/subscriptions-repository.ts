@@ -11,6 +11,7 @@ import type {
   SubscriptionStatus,
   SubscriptionsTable,
 } from './subscription-object.js';
+import { mayStartSubscription } from './subscription-object.js';
 
 /** Every query is scoped by store and mode, like charges: a test key never sees a live subscription. */
 export interface SubscriptionScope {
@@ -41,12 +42,16 @@ const selectByFirstCharge = reusedQuery(
       .where('first_charge_id', '=', chargeId),
 );
 
-export async function findSubscriptionByCharge(
+/**
+ * The subscription a Pix charge is the first charge of, if any. Only a charge whose metadata names a
+ * subscription can be one (`mayStartSubscription`): any other costs no query.
+ */
+export async function findSubscriptionStartedBy(
   db: Kysely<Database>,
-  storeId: string,
-  chargeId: string,
+  charge: { id: string; store_id: string; metadata: string | null },
 ): Promise<SubscriptionsTable | undefined> {
-  return (await selectByFirstCharge(db, storeId, chargeId)).rows[0];
+  if (!mayStartSubscription(charge.metadata)) return undefined;
+  return (await selectByFirstCharge(db, charge.store_id, charge.id)).rows[0];
 }
 
 /** What a `rec` callback names: the authorisation's `idRec`. */
