@@ -157,9 +157,18 @@ function countingLog(): JobLog & { delivered: number; failed: number } {
     // what is counted is requests per event.
     const config = { ...api.config, ...TEST_DELIVERY, webhookTimeoutMs: 15_000 };
     const logs = [countingLog(), countingLog()];
+    // Eight in flight each: at the default 128, one worker's claim could take all hundred jobs of a
+    // transaction before the other looked, every time on a loaded machine, and the other sent none.
+    const concurrency = 8;
     const workers = [
-      startDeliveryWorker({ db: api.db, config, log: logs[0]!, tls: { ca: receiver.ca } }),
-      startDeliveryWorker({ db: otherPool.kysely, config, log: logs[1]!, tls: { ca: receiver.ca } }),
+      startDeliveryWorker({ db: api.db, config, log: logs[0]!, tls: { ca: receiver.ca }, concurrency }),
+      startDeliveryWorker({
+        db: otherPool.kysely,
+        config,
+        log: logs[1]!,
+        tls: { ca: receiver.ca },
+        concurrency,
+      }),
     ];
     try {
       // Committed in several transactions while both workers poll, as a busy API would.
