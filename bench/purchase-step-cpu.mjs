@@ -6,12 +6,10 @@
 //
 //   npm run build -w packages/server && node bench/purchase-step-cpu.mjs [--only page,api] [--count 1000]
 import { parseArgs } from 'node:util';
-import { prepareDatabase } from './lib/database.mjs';
 import { processCpuNs } from './lib/proc-stats.mjs';
-import { openBacklog, waitUntilDrained } from './lib/purchase-cost.mjs';
-import { PURCHASE_KINDS, bulk, httpPool, purchaseContext, purchaseOnce } from './lib/purchase-steps.mjs';
-import { productPagePath } from './lib/purchase-stores.mjs';
-import { startBaseline, startStorefront } from './lib/servers.mjs';
+import { PURCHASE_KINDS, bulk, httpPool, purchaseOnce } from './lib/purchase-steps.mjs';
+import { startStepServer } from './lib/step-server.mjs';
+import { startBaseline } from './lib/servers.mjs';
 import { textTable } from './lib/table.mjs';
 
 const { values } = parseArgs({
@@ -41,42 +39,19 @@ async function cpuPerRequest(pid, run, drained) {
   return Math.round((processCpuNs(pid) - before) / 1000 / count);
 }
 
-const database = await prepareDatabase({ kind: values.db, pgUrl, seedCount: 1000 });
-const serverEnv = { ...database.serverEnv, STOREFRONT_ORDER_RATE_LIMIT: '1000000' };
-const server = await startStorefront({
-  database: { ...database, serverEnv },
-  options: { rateLimit: 1_000_000, logLevel: 'info', serverBin: values.server ?? null },
-  profileDir: null,
-});
-const baseline = await startBaseline({ logDir: database.dir });
-const backlog = await openBacklog(database);
-const pool = httpPool(server.url, concurrency);
+const bench = await startStepServer({ db: values.db, pgUrl, concurrency, serverBin: values.server ?? null });
+const { server, pool, ctx, drained } = bench;
+const baseline = await startBaseline({ logDir: bench.database.dir });
 const basePool = httpPool(baseline.url, concurrency);
 const rows = [];
 try {
-  const ctx = purchaseContext({
-    origin: server.url,
-    pagePath: await productPagePath(server, database),
-    key: database.key,
-  });
-  const drained = () => waitUntilDrained({ backlog, pids: [server.pid] });
   for (const kind of kinds) {
     const { steps } = PURCHASE_KINDS[kind];
     const sample = await purchaseOnce(pool, kind, ctx);
     for (let pass = 1; pass <= passes; pass++) {
       const states = Array.from({ length: count }, () => ({}));
       for (const [s, step] of steps.entries()) {
-        const serverUs = await cpuPerRequest(
-          server.pid,
-          () =>
-            bulk(
-              pool,
-              states.map((state) => () => step.request(ctx, state)),
-              concurrency,
-              (i, text) => step.learn?.(states[i], text),
-            ),
-          drained,
-        );
+        const serverUs = await cpuPerRequest(server.pid, () => bench.runStep(states, step), drained);
         // The baseline's path is `/<status>/<bytes>` of the sample's answer; the rest as sent.
         const baseRequest = () => ({
           ...step.request(ctx, { orderPath: '/p/o/x', chargeId: 'pix_x' }),
@@ -98,12 +73,9 @@ try {
     }
   }
 } finally {
-  await pool.close();
   await basePool.close();
-  await backlog.close();
   await baseline.stop();
-  await server.stop();
-  await database.cleanup();
+  await bench.close();
 }
 console.log(
   `${count} of each step, ${concurrency} at a time, pass ${passes} of ${passes} (${values.db}); ` +

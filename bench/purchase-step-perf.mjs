@@ -16,12 +16,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { prepareDatabase } from './lib/database.mjs';
 import { processCpuNs } from './lib/proc-stats.mjs';
-import { openBacklog, waitUntilDrained } from './lib/purchase-cost.mjs';
-import { PURCHASE_KINDS, bulk, httpPool, purchaseContext } from './lib/purchase-steps.mjs';
-import { productPagePath } from './lib/purchase-stores.mjs';
-import { startStorefront } from './lib/servers.mjs';
+import { PURCHASE_KINDS } from './lib/purchase-steps.mjs';
+import { startStepServer } from './lib/step-server.mjs';
 import { textTable } from './lib/table.mjs';
 
 const { values } = parseArgs({
@@ -123,44 +120,23 @@ process.env.BENCH_SERVER_NODE_ARGS = [
   `--logfile=${join(workDir, 'v8.log')}`,
   '--no-logfile-per-isolate',
 ].join(' ');
-const database = await prepareDatabase({ kind: values.db, pgUrl, seedCount: 1000 });
-const serverEnv = { ...database.serverEnv, STOREFRONT_ORDER_RATE_LIMIT: '1000000' };
-const server = await startStorefront({
-  database: { ...database, serverEnv },
-  options: { rateLimit: 1_000_000, logLevel: 'info', serverBin: null },
-  profileDir: null,
-});
-const backlog = await openBacklog(database);
-const pool = httpPool(server.url, concurrency);
-const drained = () => waitUntilDrained({ backlog, pids: [server.pid] });
+const bench = await startStepServer({ db: values.db, pgUrl, concurrency });
 let cpuUs = 0;
 try {
-  const ctx = purchaseContext({
-    origin: server.url,
-    pagePath: await productPagePath(server, database),
-    key: database.key,
-  });
-  const run = (states, step) =>
-    bulk(
-      pool,
-      states.map((state) => () => step.request(ctx, state)),
-      concurrency,
-      (i, text) => step.learn?.(states[i], text),
-    );
   for (const measured of [false, true]) {
     const states = Array.from({ length: measured ? count : Math.min(count, 1000) }, () => ({}));
-    for (const step of steps.slice(0, stepIndex)) await run(states, step);
-    await drained();
+    for (const step of steps.slice(0, stepIndex)) await bench.runStep(states, step);
+    await bench.drained();
     const perf = measured
-      ? spawn('perf', ['record', '-F', '1999', '-g', '-p', String(server.pid), '-o', perfData], {
+      ? spawn('perf', ['record', '-F', '1999', '-g', '-p', String(bench.server.pid), '-o', perfData], {
           stdio: 'ignore',
         })
       : null;
     if (perf) await sleep(500); // perf attaches to every thread before the step starts
-    const before = processCpuNs(server.pid);
-    await run(states, steps[stepIndex]);
-    await drained();
-    cpuUs = (processCpuNs(server.pid) - before) / 1000 / states.length;
+    const before = processCpuNs(bench.server.pid);
+    await bench.runStep(states, steps[stepIndex]);
+    await bench.drained();
+    cpuUs = (processCpuNs(bench.server.pid) - before) / 1000 / states.length;
     if (perf) {
       const exited = new Promise((resolve) => perf.once('exit', resolve));
       perf.kill('SIGINT');
@@ -168,15 +144,12 @@ try {
     }
   }
 } finally {
-  await pool.close();
-  await backlog.close();
-  await server.stop();
-  await database.cleanup();
+  await bench.close();
 }
 // After the run, while the server's symbol map is still there to name its JavaScript frames.
 const { samples, byComponent, bySymbol } = await readSamples(perfData);
 rmSync(workDir, { recursive: true, force: true });
-rmSync(`/tmp/perf-${server.pid}.map`, { force: true });
+rmSync(`/tmp/perf-${bench.server.pid}.map`, { force: true });
 const share = (n) => n / samples;
 const rows = (map, limit) =>
   [...map]
