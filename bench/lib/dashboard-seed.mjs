@@ -25,6 +25,14 @@ export const RARE_NAME = 'Zuleica Quintanilha';
 
 const quote = (text) => `'${text.replaceAll("'", "''")}'`;
 
+/**
+ * The daily totals' slot of a sale's increments on PostgreSQL, where the writer's connection picks one
+ * of 16: a busy store's day is spread over all of them, as here, until the node folds the days before
+ * `foldedBefore` back into slot 0 (hourly), as here too.
+ */
+const postgresSlot = (id, day, foldedBefore) =>
+  `case when ${day} < ${quote(foldedBefore)} then 0 else get_byte(decode(md5(${id}), 'hex'), 0) % 16 end`;
+
 /** What differs between the two databases' SQL. */
 const DIALECTS = {
   sqlite: {
@@ -43,6 +51,10 @@ const DIALECTS = {
       if (timeZone !== 'America/Sao_Paulo') throw new Error(`the SQLite seeder knows São Paulo only`);
       return `date(${column}, '-3 hours')`;
     },
+    /** The daily totals' slot a sale's increments went to: SQLite writes slot 0 only. */
+    slot: () => '0',
+    /** What a GROUP BY adds for the slot: nothing (SQLite reads a bare 0 there as a column number). */
+    bySlot: () => '',
   },
   postgres: {
     series: () => '',
@@ -56,6 +68,8 @@ const DIALECTS = {
     brl: (cents) => `(${cents} / 100.0)::float8::text`,
     localDay: (column, timeZone) =>
       `to_char((${column})::timestamptz at time zone ${quote(timeZone)}, 'YYYY-MM-DD')`,
+    slot: postgresSlot,
+    bySlot: (id, day, foldedBefore) => `, ${postgresSlot(id, day, foldedBefore)}`,
   },
 };
 
@@ -157,27 +171,31 @@ export async function seedSales(kysely, { storeId, count, days = 365, now = Date
     // The daily totals, as countSale, countRefund and the page-view counter add them: per product and
     // day, then the store's whole day. Orders ×1.4 and page views ×20 of the paid orders.
     const totals = `insert into analytics_daily (store_id, livemode, day, product_id, page_views, orders,
-      paid_orders, sales, gross_cents, refunded_cents, pix_sales, pix_gross_cents, card_sales, card_gross_cents)`;
+      paid_orders, sales, gross_cents, refunded_cents, pix_sales, pix_gross_cents, card_sales, card_gross_cents, slot)`;
     const paid = `sum(case when items is null then 0 else 1 end)`;
     const ofMethod = (method, value) =>
       `sum(case when payment_method = '${method}' then ${value} else 0 end)`;
     const day = (column) => d.localDay(column, store.timezone);
+    // As the node's daily totals folding leaves them (domain/analytics/fold-slots.ts).
+    const foldedBefore = new Date(now - 2 * DAY_MS).toISOString().slice(0, 10);
     await run(
       trx,
       `${totals}
       select store_id, livemode, ${day('created_at')}, product_id, ${paid} * 20, ${paid} * 14 / 10, ${paid},
         count(*), sum(amount_cents), 0, ${ofMethod('pix', 1)}, ${ofMethod('pix', 'amount_cents')},
-        ${ofMethod('card', 1)}, ${ofMethod('card', 'amount_cents')}
-      from sales where store_id = ${quote(storeId)} group by store_id, livemode, ${day('created_at')}, product_id`,
+        ${ofMethod('card', 1)}, ${ofMethod('card', 'amount_cents')}, ${d.slot('id', day('created_at'), foldedBefore)}
+      from sales where store_id = ${quote(storeId)}
+      group by store_id, livemode, ${day('created_at')}, product_id${d.bySlot('id', day('created_at'), foldedBefore)}`,
     );
     for (const column of ['refunded_at', 'charged_back_at'])
       await run(
         trx,
         `${totals}
-        select store_id, livemode, ${day(column)}, product_id, 0, 0, 0, 0, 0, sum(amount_cents), 0, 0, 0, 0
+        select store_id, livemode, ${day(column)}, product_id, 0, 0, 0, 0, 0, sum(amount_cents), 0, 0, 0, 0,
+          ${d.slot('id', day(column), foldedBefore)}
         from sales where store_id = ${quote(storeId)} and ${column} is not null
-        group by store_id, livemode, ${day(column)}, product_id
-        on conflict (store_id, livemode, day, product_id)
+        group by store_id, livemode, ${day(column)}, product_id${d.bySlot('id', day(column), foldedBefore)}
+        on conflict (store_id, livemode, day, product_id, slot)
         do update set refunded_cents = analytics_daily.refunded_cents + excluded.refunded_cents`,
       );
     const counters = `page_views, orders, paid_orders, sales, gross_cents, refunded_cents, pix_sales,
@@ -188,8 +206,8 @@ export async function seedSales(kysely, { storeId, count, days = 365, now = Date
       select store_id, livemode, day, '*', ${counters
         .split(',')
         .map((c) => `sum(${c.trim()})`)
-        .join(', ')}
-      from analytics_daily where store_id = ${quote(storeId)} group by store_id, livemode, day`,
+        .join(', ')}, slot
+      from analytics_daily where store_id = ${quote(storeId)} group by store_id, livemode, day, slot`,
     );
   });
 

@@ -10,6 +10,7 @@ import { expireUnauthorised } from '../../domain/subscriptions/subscriptions-rep
 import { dispatchOnWrite } from '../../domain/webhooks/delivery/dispatch.js';
 import { startDeliveryWorker } from '../../domain/webhooks/delivery/worker.js';
 import { dispatchEventsOnWrite } from '../../platform/outbox/outbox.js';
+import { foldDailySlots, foldableBefore } from '../../domain/analytics/fold-slots.js';
 import { abandonDueOrders } from '../../flows/abandon-orders.js';
 import { recurringChecks } from '../../flows/check-live-subscriptions.js';
 import { startConfiguredReconciler } from '../../flows/reconcile-live-pix.js';
@@ -89,6 +90,21 @@ const DUTIES: readonly Duty[] = [
         delayFirstRun: true,
         run: async () => void (await abandonDueOrders(db, config)),
         failed: (err) => log.warn({ err }, 'order abandonment sweep failed'),
+      }),
+  },
+  {
+    // On PostgreSQL one day's totals are added to in several rows while it is busy; past days go back
+    // to one row a day, so a year's summary stays a short read.
+    name: 'daily totals folding',
+    runsIn: 'serve',
+    start: ({ db, log }) =>
+      startPeriodic({
+        name: 'daily totals folding',
+        log,
+        intervalMs: PURGE_INTERVAL_MS,
+        // At start too: a node restarted more often than hourly still folds.
+        run: async () => void (await foldDailySlots(db, foldableBefore(Date.now()))),
+        failed: (err) => log.warn({ err }, 'daily totals folding failed'),
       }),
   },
   {

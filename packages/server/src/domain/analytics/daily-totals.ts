@@ -1,14 +1,17 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import { reusedQuery } from '../../platform/db/reused-query.js';
+import { counterSlot } from '../../platform/db/row-locks.js';
 import type { Database, DbBool } from '../../platform/db/schema.js';
 import { localDate } from '../../platform/values/local-date.js';
 import { storeTimezone } from '../kernel/store-timezone.js';
 
 /**
- * One row per (store, mode, local day, product), and one for the store's whole day: counters that
- * only ever grow by what happened, added in the transaction of the write they count, so the summary
- * of a year reads at most 366 rows instead of the sales themselves. Counts are bigint: PostgreSQL
- * returns them as strings, SQLite as numbers.
+ * Rows per (store, mode, local day, product), and per store's whole day: counters that only ever
+ * grow by what happened, added in the transaction of the write they count, so the summary of a year
+ * reads a few rows a day instead of the sales themselves. A day's figures are the sum of its rows'
+ * `slot`s: on PostgreSQL concurrent writers add to different slots (`counterSlot`), so one store's
+ * purchases do not wait on one row's lock; on SQLite there is only slot 0. Counts are bigint:
+ * PostgreSQL returns them as strings, SQLite as numbers.
  */
 export interface AnalyticsDailyTable {
   store_id: string;
@@ -27,6 +30,8 @@ export interface AnalyticsDailyTable {
   pix_gross_cents: number | string;
   card_sales: number | string;
   card_gross_cents: number | string;
+  /** Which of the day's rows (0 to COUNTER_SLOTS - 1); written by the database, from the connection. */
+  slot: Generated<number>;
 }
 
 declare module '../../platform/db/schema.js' {
@@ -62,16 +67,17 @@ export interface DailyIncrement {
 }
 
 /**
- * Adds to the day's counters, of each product and of the store's whole day, creating the rows that
- * do not exist yet (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`, the same on both databases), so
- * writers in several processes and nodes never overwrite each other. Increments of one row are
- * summed first, and rows go in key order: two writers lock the rows they share in the same order.
+ * Adds to the day's counters, of each product and of the store's whole day, in this connection's
+ * slot, creating the rows that do not exist yet (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`,
+ * the same on both databases), so writers in several processes and nodes never overwrite each other.
+ * Increments of one row are summed first, and rows go in key order: two writers lock the rows they
+ * share in the same order.
  */
 export async function addToDailyTotals(
   db: Kysely<Database>,
   increments: readonly DailyIncrement[],
 ): Promise<void> {
-  const rows = new Map<string, AnalyticsDailyTable & Record<Counter, number>>();
+  const rows = new Map<string, DailyRow>();
   for (const increment of increments) {
     for (const product_id of [increment.product_id, ALL_PRODUCTS]) {
       const { store_id, livemode, day } = increment;
@@ -92,13 +98,16 @@ export async function addToDailyTotals(
 
 const COLUMNS = ['store_id', 'livemode', 'day', 'product_id', ...COUNTERS] as const;
 
-function upsertQuery(db: Kysely<Database>, rows: readonly AnalyticsDailyTable[]) {
+type DailyRow = Omit<AnalyticsDailyTable, 'slot'> & Record<Counter, number>;
+
+function upsertQuery(db: Kysely<Database>, rows: readonly Omit<AnalyticsDailyTable, 'slot'>[]) {
+  const slot = counterSlot(db);
   return db
     .insertInto('analytics_daily')
-    .values(rows)
+    .values(rows.map((row) => ({ ...row, slot })))
     .onConflict((conflict) =>
       conflict
-        .columns(['store_id', 'livemode', 'day', 'product_id'])
+        .columns(['store_id', 'livemode', 'day', 'product_id', 'slot'])
         .doUpdateSet((eb) =>
           Object.fromEntries(
             COUNTERS.map((c) => [c, eb(eb.ref(`analytics_daily.${c}`), '+', eb.ref(`excluded.${c}`))]),
@@ -128,7 +137,7 @@ function upsertOf(count: number): Upsert {
           (_, r) =>
             Object.fromEntries(
               COLUMNS.map((column, c) => [column, values[r * COLUMNS.length + c]]),
-            ) as unknown as AnalyticsDailyTable,
+            ) as unknown as DailyRow,
         ),
       ),
     );

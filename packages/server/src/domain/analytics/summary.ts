@@ -60,13 +60,14 @@ export async function analyticsSummary(db: Kysely<Database>, query: SummaryQuery
   const dates = datesBetween(query.from, query.to);
   const rows = await db
     .selectFrom('analytics_daily')
-    .select(['day', ...COUNTERS])
+    .select((eb) => ['day', ...COUNTERS.map((c) => eb.fn.sum<number | string>(c).as(c))])
     .where('store_id', '=', query.storeId)
     .where('livemode', '=', query.livemode ? 1 : 0)
     .where('day', '>=', query.from)
     .where('day', '<=', query.to)
-    // One row a day: the product's, or the one that sums the store's day.
+    // The product's rows, or those that sum the store's day: each day's slots added up.
     .where('product_id', '=', query.productId ?? ALL_PRODUCTS)
+    .groupBy('day')
     .execute();
 
   const byDay = new Map<string, Totals>();

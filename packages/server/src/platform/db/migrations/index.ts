@@ -30,6 +30,7 @@ import * as cardPayments from './0029-card-payments.js';
 import * as cardTotals from './0030-card-totals.js';
 import * as salesSearchListing from './0031-sales-search-listing.js';
 import * as indexesWithoutNulls from './0032-indexes-without-nulls.js';
+import * as dailyTotalsSlots from './0033-daily-totals-slots.js';
 
 /**
  * Ordered by name, and a new file always sorts last: a database that already ran the newest
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0030-card-totals': cardTotals,
   '0031-sales-search-listing': salesSearchListing,
   '0032-indexes-without-nulls': indexesWithoutNulls,
+  '0033-daily-totals-slots': dailyTotalsSlots,
 };
