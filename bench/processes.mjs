@@ -5,6 +5,7 @@
 // bench/purchase.mjs makes them; with STOREFRONT_TEST_REDIS_URL set the server shares its limits in Redis.
 //
 //   npm run build -w packages/server && node bench/processes.mjs [--processes 2] [--db sqlite|postgres]
+//        [--server <other build>/packages/server/bin/storefront.js]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,9 @@ const { values } = parseArgs({
     'purchase-concurrency': { type: 'string', default: '16' },
     stores: { type: 'string', default: '1' },
     'delivery-events': { type: 'string', default: '60' },
+    // Another build's bin/storefront.js, to compare two builds run after run. It must know this
+    // checkout's migrations (the bench migrates the database); otherwise run that build's own bench.
+    server: { type: 'string' },
   },
 });
 const pgUrl = process.env.STOREFRONT_TEST_DATABASE_URL || null;
@@ -71,7 +75,7 @@ const options = {
   pipelining: 1,
   rateLimit: 1_000_000, // on for every request, never refusing one
   logLevel: 'info',
-  serverBin: null,
+  serverBin: values.server ?? null,
 };
 const log = (message) => console.error(`bench: ${message}`);
 const load1m = () => Math.round(loadavg()[0] * 100) / 100;
