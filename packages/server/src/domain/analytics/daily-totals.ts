@@ -96,7 +96,10 @@ export async function addToDailyTotals(
   await upsertOf(sorted.length)(db, ...sorted.flatMap((row) => COLUMNS.map((column) => row[column])));
 }
 
-const COLUMNS = ['store_id', 'livemode', 'day', 'product_id', ...COUNTERS] as const;
+/** What tells a day's rows of one store, mode and product apart from the others, but for their slot. */
+export const DAY_KEY = ['store_id', 'livemode', 'day', 'product_id'] as const;
+
+const COLUMNS = [...DAY_KEY, ...COUNTERS] as const;
 
 type DailyRow = Omit<AnalyticsDailyTable, 'slot'> & Record<Counter, number>;
 
@@ -107,7 +110,7 @@ function upsertQuery(db: Kysely<Database>, rows: readonly Omit<AnalyticsDailyTab
     .values(rows.map((row) => ({ ...row, slot })))
     .onConflict((conflict) =>
       conflict
-        .columns(['store_id', 'livemode', 'day', 'product_id', 'slot'])
+        .columns([...DAY_KEY, 'slot'])
         .doUpdateSet((eb) =>
           Object.fromEntries(
             COUNTERS.map((c) => [c, eb(eb.ref(`analytics_daily.${c}`), '+', eb.ref(`excluded.${c}`))]),

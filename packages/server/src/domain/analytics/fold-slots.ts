@@ -2,19 +2,18 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { locksRows } from '../../platform/db/row-locks.js';
 import type { Database } from '../../platform/db/schema.js';
-import { COUNTERS } from './daily-totals.js';
+import { addDays } from '../../platform/values/local-date.js';
+import { COUNTERS, DAY_KEY } from './daily-totals.js';
 
 /** Rows moved per statement: each statement is one short transaction, whatever the backlog. */
 const BATCH = 5000;
-
-const DAY_MS = 86_400_000;
 
 /**
  * The UTC date two days before `now`: every store's local "yesterday" is on or after it, whatever its
  * zone (offsets reach ±14 h), so the days before it only see the odd refund or chargeback.
  */
 export function foldableBefore(now: number): string {
-  return new Date(now - 2 * DAY_MS).toISOString().slice(0, 10);
+  return addDays(new Date(now).toISOString().slice(0, 10), -2);
 }
 
 /**
@@ -38,10 +37,8 @@ export async function foldDailySlots(db: Kysely<Database>, before: string): Prom
   }
 }
 
-const KEY = ['store_id', 'livemode', 'day', 'product_id'] as const;
-
 function foldBatch(db: Kysely<Database>, before: string) {
-  const key = sql.join(KEY.map((c) => sql.ref(c)));
+  const key = sql.join(DAY_KEY.map((c) => sql.ref(c)));
   const counters = sql.join(COUNTERS.map((c) => sql.ref(c)));
   // The batch's sums per day go to slot 0 (counters are bigint; `sum` answers numeric, cast back).
   // Both steps run whether or not the final select reads them (PostgreSQL runs every data-modifying
